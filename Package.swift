@@ -1,0 +1,55 @@
+// swift-tools-version:6.1
+//
+// ActivityCodec: strict, fast codecs for Handoff activity payloads
+// (binary and XML property lists, NSKeyedArchiver archives of userInfo values).
+//
+// Layers, each depending only on the one below (see Specs/README.md):
+//   PropertyList  ←  plistkit (CLI)
+import PackageDescription
+
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "ActivityCodec",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "PropertyList", targets: ["PropertyList"]),
+        .executable(name: "plistkit", targets: ["plistkit"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+    ],
+    targets: [
+        .target(
+            name: "PropertyList",
+            dependencies: [.product(name: "OrderedCollections", package: "swift-collections")],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "plistkit",
+            dependencies: [
+                "PropertyList",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "PropertyListTests",
+            dependencies: [
+                "PropertyList",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "PlistkitTests",
+            dependencies: ["PropertyList"],
+            swiftSettings: strictSettings
+        ),
+    ]
+)

@@ -1,0 +1,633 @@
+public import FoundationEssentials
+
+/// Reads binary property lists (`bplist00`) strictly.
+///
+/// Every malformed input is refused with a ``PropertyListError`` naming the
+/// rule, the byte offset and the key path; nothing is repaired or guessed.
+/// Decoding is linear in the input: each object is decoded once and shared
+/// objects are reused (copy-on-write), while ``PropertyListLimits`` bound the
+/// depth and the size of the tree the shared references describe.
+///
+/// ```swift
+/// let value = try BinaryPropertyListReader().read(data)
+/// ```
+///
+/// See `Specs/binary-plist.md` for the format and every rule.
+public struct BinaryPropertyListReader: Sendable {
+    /// The bounds this reader enforces.
+    public var limits: PropertyListLimits
+
+    /// Creates a reader with the given limits.
+    public init(limits: PropertyListLimits = .default) {
+        self.limits = limits
+    }
+
+    /// Decodes a binary property list.
+    ///
+    /// - Parameter data: The whole file, starting with `bplist00`.
+    /// - Returns: The top object's value.
+    /// - Throws: ``PropertyListError`` with the broken rule's code.
+    public func read(_ data: Data) throws(PropertyListError) -> PropertyListValue {
+        do {
+            return try data.withUnsafeBytes { buffer in
+                try self.read(buffer)
+            }
+        } catch let error as PropertyListError {
+            throw error
+        } catch {
+            preconditionFailure("unexpected error \(error)")
+        }
+    }
+
+    /// Decodes a binary property list from bytes.
+    public func read(_ bytes: [UInt8]) throws(PropertyListError) -> PropertyListValue {
+        do {
+            return try bytes.withUnsafeBytes { buffer in
+                try self.read(buffer)
+            }
+        } catch let error as PropertyListError {
+            throw error
+        } catch {
+            preconditionFailure("unexpected error \(error)")
+        }
+    }
+
+    /// Decodes a binary property list from raw memory that stays valid for the call.
+    public func read(_ buffer: UnsafeRawBufferPointer) throws(PropertyListError) -> PropertyListValue {
+        var decoder = try BinaryPropertyListDecoder(buffer, limits: limits)
+        return try decoder.decodeDocument()
+    }
+
+    /// True when `prefix` starts with the `bplist` magic (any version).
+    public static func hasMagic(_ prefix: some Collection<UInt8>) -> Bool {
+        prefix.starts(with: BinaryFormat.magic)
+    }
+}
+
+/// Constants of the `bplist00` layout (Specs/binary-plist.md, "Layout").
+internal enum BinaryFormat {
+    static let magic: [UInt8] = Array("bplist".utf8)
+    static let version: [UInt8] = Array("00".utf8)
+    static let headerSize = 8
+    static let trailerSize = 32
+    /// Header, one 1-byte object, one 1-byte offset entry, trailer.
+    static let minimumSize = headerSize + 1 + 1 + trailerSize
+
+    enum Marker {
+        static let null: UInt8 = 0x00
+        static let falseValue: UInt8 = 0x08
+        static let trueValue: UInt8 = 0x09
+        static let fill: UInt8 = 0x0F
+        static let int: UInt8 = 0x10
+        static let real: UInt8 = 0x20
+        static let date: UInt8 = 0x33
+        static let data: UInt8 = 0x40
+        static let asciiString: UInt8 = 0x50
+        static let utf16String: UInt8 = 0x60
+        static let utf8String: UInt8 = 0x70
+        static let uid: UInt8 = 0x80
+        static let array: UInt8 = 0xA0
+        static let orderedSet: UInt8 = 0xB0
+        static let set: UInt8 = 0xC0
+        static let dict: UInt8 = 0xD0
+    }
+}
+
+/// The decoding state for one input. All unsafe memory access of the binary
+/// reader lives in this type, each unchecked read right after its bounds guard.
+internal struct BinaryPropertyListDecoder {
+    private let bytes: UnsafeRawBufferPointer
+    private let limits: PropertyListLimits
+    private let offsetSize: Int
+    private let referenceSize: Int
+    private let objectCount: Int
+    private let topObject: Int
+    /// Where the offset table starts; also the end of the object area.
+    private let tableOffset: Int
+
+    /// What is known about each object, by index.
+    private enum Slot {
+        case unvisited
+        case inProgress
+        case done(PropertyListValue, nodes: Int, height: Int)
+    }
+    private var slots: [Slot]
+    private var decodedCount = 0
+
+    /// Parses and checks the header, trailer and offset table (Specs: "Trailer").
+    init(_ bytes: UnsafeRawBufferPointer, limits: PropertyListLimits) throws(PropertyListError) {
+        self.bytes = bytes
+        self.limits = limits
+        let size = bytes.count
+
+        // inputTooLarge: the whole input is bounded before anything is read.
+        guard size <= limits.maxInputBytes else {
+            throw PropertyListError(.inputTooLarge, "input is \(size) bytes, over the limit of \(limits.maxInputBytes)")
+        }
+        // badMagic: the file starts with "bplist".
+        guard size >= 6, bytes.starts(with: BinaryFormat.magic) else {
+            throw PropertyListError(.badMagic, "not a binary property list (no \"bplist\" header)", at: .byteOffset(0))
+        }
+        // unsupportedVersion: only version "00" is a public format.
+        guard size >= 8, bytes[6] == UInt8(ascii: "0"), bytes[7] == UInt8(ascii: "0") else {
+            let shown = size >= 8 ? String(decoding: bytes[6..<8], as: UTF8.self) : "?"
+            throw PropertyListError(.unsupportedVersion, "binary property list version \"\(shown)\" is not supported (only \"00\")", at: .byteOffset(6))
+        }
+        // truncated: room for the header, one object, one offset and the trailer.
+        guard size >= BinaryFormat.minimumSize else {
+            throw PropertyListError(.truncated, "file is \(size) bytes, shorter than the smallest binary property list (\(BinaryFormat.minimumSize))", at: .byteOffset(size))
+        }
+
+        let trailer = size - BinaryFormat.trailerSize
+        // badTrailer: the five unused bytes and the sort version are zero, as Apple writes them.
+        for offset in trailer..<(trailer + 6) where bytes[offset] != 0 {
+            throw PropertyListError(.badTrailer, "reserved trailer byte is 0x\(Self.hex(bytes[offset])), not zero", at: .byteOffset(offset))
+        }
+        let offsetSize = Int(bytes[trailer + 6])
+        let referenceSize = Int(bytes[trailer + 7])
+        let rawCount = Self.loadBigEndian64(bytes, at: trailer + 8)
+        let rawTop = Self.loadBigEndian64(bytes, at: trailer + 16)
+        let rawTable = Self.loadBigEndian64(bytes, at: trailer + 24)
+
+        // badTrailer: offset and reference sizes are 1…8 bytes.
+        guard (1...8).contains(offsetSize) else {
+            throw PropertyListError(.badTrailer, "offset size \(offsetSize) is not 1…8", at: .byteOffset(trailer + 6))
+        }
+        guard (1...8).contains(referenceSize) else {
+            throw PropertyListError(.badTrailer, "object reference size \(referenceSize) is not 1…8", at: .byteOffset(trailer + 7))
+        }
+        // badTrailer: at least one object.
+        guard rawCount >= 1 else {
+            throw PropertyListError(.badTrailer, "object count is zero", at: .byteOffset(trailer + 8))
+        }
+        // objectLimitExceeded: the count is bounded before anything is allocated for it.
+        guard rawCount <= UInt64(limits.maxObjects) else {
+            throw PropertyListError(.objectLimitExceeded, "\(rawCount) objects, over the limit of \(limits.maxObjects)", at: .byteOffset(trailer + 8))
+        }
+        // badTrailer: the top object is one of the objects.
+        guard rawTop < rawCount else {
+            throw PropertyListError(.badTrailer, "top object \(rawTop) is not below the object count \(rawCount)", at: .byteOffset(trailer + 16))
+        }
+        // badTrailer: references can address every object (CoreFoundation's rule).
+        guard referenceSize == 8 || rawCount < (1 as UInt64) << (8 * referenceSize) else {
+            throw PropertyListError(.badTrailer, "\(referenceSize)-byte references cannot address \(rawCount) objects", at: .byteOffset(trailer + 7))
+        }
+        // badOffsetTable: the table starts after the header and at least one object byte.
+        guard rawTable >= UInt64(BinaryFormat.headerSize + 1), rawTable < UInt64(trailer) else {
+            throw PropertyListError(.badOffsetTable, "offset table at \(rawTable) is outside the file's object area", at: .byteOffset(trailer + 24))
+        }
+        // badOffsetTable: the table fills exactly the bytes up to the trailer (no overflow, no slack).
+        let (tableBytes, overflow) = rawCount.multipliedReportingOverflow(by: UInt64(offsetSize))
+        guard !overflow, rawTable + tableBytes == UInt64(trailer) else {
+            throw PropertyListError(.badOffsetTable, "offset table of \(rawCount) × \(offsetSize) bytes at \(rawTable) does not end where the trailer starts (\(trailer))", at: .byteOffset(trailer + 24))
+        }
+        // badTrailer: offsets are wide enough to reach the table (CoreFoundation's rule).
+        guard offsetSize == 8 || rawTable < (1 as UInt64) << (8 * offsetSize) else {
+            throw PropertyListError(.badTrailer, "\(offsetSize)-byte offsets cannot reach the offset table at \(rawTable)", at: .byteOffset(trailer + 6))
+        }
+
+        self.offsetSize = offsetSize
+        self.referenceSize = referenceSize
+        self.objectCount = Int(rawCount)
+        self.topObject = Int(rawTop)
+        self.tableOffset = Int(rawTable)
+        // The table check above bounds objectCount by the file size.
+        self.slots = Array(repeating: .unvisited, count: objectCount)
+    }
+
+    /// Decodes the top object and checks that every object was used.
+    mutating func decodeDocument() throws(PropertyListError) -> PropertyListValue {
+        // unaccountedBytes: the first object starts right after the header.
+        let first = try objectOffset(0)
+        guard first == BinaryFormat.headerSize else {
+            throw PropertyListError(.unaccountedBytes, "first object starts at \(first), not right after the header", at: .byteOffset(BinaryFormat.headerSize))
+        }
+        let (value, _, _) = try decodeObject(topObject, depth: 0)
+        // Unreferenced objects are accepted, because CoreFoundation writes them
+        // (one object per repeated boolean, only the first referenced), but each
+        // is decoded and checked like any other, so every byte is still a valid object.
+        if decodedCount < objectCount {
+            for index in 0..<objectCount {
+                if case .unvisited = slots[index] { _ = try decodeObject(index, depth: 0) }
+            }
+        }
+        return value
+    }
+
+    // MARK: Objects
+
+    /// Decodes object `index` found at container depth `depth` (0 for the top object).
+    /// Returns the value, the number of tree nodes it stands for, and its container height.
+    private mutating func decodeObject(_ index: Int, depth: Int) throws(PropertyListError) -> (PropertyListValue, nodes: Int, height: Int) {
+        switch slots[index] {
+        case .done(let value, let nodes, let height):
+            // depthLimitExceeded: a shared container reused deeper than where it was first decoded.
+            guard depth + height <= limits.maxDepth else {
+                throw PropertyListError(.depthLimitExceeded, "containers nest deeper than \(limits.maxDepth)", at: .byteOffset((try? objectOffset(index)) ?? 0))
+            }
+            return (value, nodes, height)
+        case .inProgress:
+            throw PropertyListError(.cyclicReference, "object \(index) contains itself", at: .byteOffset((try? objectOffset(index)) ?? 0))
+        case .unvisited:
+            break
+        }
+        slots[index] = .inProgress
+        let start = try objectOffset(index)
+        let marker = bytes[start]
+        let result: (PropertyListValue, nodes: Int, height: Int)
+        let end: Int
+        switch marker & 0xF0 {
+        case 0xA0:
+            (result, end) = try decodeArray(at: start, depth: depth + 1)
+        case 0xD0:
+            (result, end) = try decodeDictionary(at: start, depth: depth + 1)
+        default:
+            let scalar: PropertyListValue
+            (scalar, end) = try decodeScalar(at: start)
+            result = (scalar, 1, 0)
+        }
+        // unaccountedBytes: each object ends exactly where the next one (or the table) starts.
+        let nextStart = index + 1 < objectCount ? try objectOffset(index + 1) : tableOffset
+        guard end == nextStart else {
+            throw PropertyListError(.unaccountedBytes, end < nextStart
+                ? "\(nextStart - end) bytes after object \(index) belong to no object"
+                : "object \(index) overlaps the next object or is out of table order", at: .byteOffset(end))
+        }
+        slots[index] = .done(result.0, nodes: result.nodes, height: result.height)
+        decodedCount += 1
+        return result
+    }
+
+    /// Decodes a non-container object at `start`; returns it and the offset after it.
+    private func decodeScalar(at start: Int) throws(PropertyListError) -> (PropertyListValue, end: Int) {
+        let marker = bytes[start]
+        let low = Int(marker & 0x0F)
+        switch marker & 0xF0 {
+        case 0x00:
+            switch marker {
+            case BinaryFormat.Marker.null: return (.null, start + 1)
+            case BinaryFormat.Marker.falseValue: return (.bool(false), start + 1)
+            case BinaryFormat.Marker.trueValue: return (.bool(true), start + 1)
+            case BinaryFormat.Marker.fill:
+                throw PropertyListError(.unsupportedObject, "fill byte 0x0F is not a value", at: .byteOffset(start))
+            case 0x0C, 0x0D, 0x0E:
+                throw PropertyListError(.unsupportedObject, "marker 0x\(Self.hex(marker)) (URL/UUID) belongs to CoreFoundation's private bplist1x formats", at: .byteOffset(start))
+            default:
+                throw PropertyListError(.unknownMarker, "unknown marker 0x\(Self.hex(marker))", at: .byteOffset(start))
+            }
+        case BinaryFormat.Marker.int:
+            return try decodeInteger(at: start)
+        case BinaryFormat.Marker.real:
+            // badRealWidth: reals are float32 (0x22) or float64 (0x23).
+            switch low {
+            case 2:
+                try need(4, at: start + 1, for: start)
+                let bits = UInt32(truncatingIfNeeded: loadBigEndian(at: start + 1, width: 4))
+                return (.real(Double(Float(bitPattern: bits))), start + 5)
+            case 3:
+                try need(8, at: start + 1, for: start)
+                return (.real(Double(bitPattern: loadBigEndian(at: start + 1, width: 8))), start + 9)
+            default:
+                throw PropertyListError(.badRealWidth, "real of \(1 << low) bytes (only 4 or 8)", at: .byteOffset(start))
+            }
+        case 0x30:
+            guard marker == BinaryFormat.Marker.date else {
+                throw PropertyListError(.unknownMarker, "unknown marker 0x\(Self.hex(marker)) (dates are 0x33)", at: .byteOffset(start))
+            }
+            try need(8, at: start + 1, for: start)
+            let seconds = Double(bitPattern: loadBigEndian(at: start + 1, width: 8))
+            // invalidDate: dates are finite.
+            guard seconds.isFinite else {
+                throw PropertyListError(.invalidDate, "date is \(seconds)", at: .byteOffset(start))
+            }
+            return (.date(Date(timeIntervalSinceReferenceDate: seconds)), start + 9)
+        case BinaryFormat.Marker.data:
+            let (count, content) = try readCount(at: start)
+            // dataLimitExceeded
+            guard count <= limits.maxDataBytes else {
+                throw PropertyListError(.dataLimitExceeded, "data of \(count) bytes, over the limit of \(limits.maxDataBytes)", at: .byteOffset(start))
+            }
+            try need(count, at: content, for: start)
+            return (.data(Data(UnsafeRawBufferPointer(rebasing: bytes[content..<(content + count)]))), content + count)
+        case BinaryFormat.Marker.asciiString, BinaryFormat.Marker.utf16String:
+            let (string, end) = try decodeString(at: start)
+            return (.string(string), end)
+        case BinaryFormat.Marker.utf8String:
+            throw PropertyListError(.unsupportedObject, "UTF-8 string marker 0x7n belongs to CoreFoundation's private bplist1x formats", at: .byteOffset(start))
+        case BinaryFormat.Marker.uid:
+            let width = low + 1
+            // uidOutOfRange: UIDs are at most 4 bytes wide.
+            guard width <= 4 else {
+                throw PropertyListError(.uidOutOfRange, "UID of \(width) bytes (at most 4)", at: .byteOffset(start))
+            }
+            try need(width, at: start + 1, for: start)
+            return (.uid(UInt32(truncatingIfNeeded: loadBigEndian(at: start + 1, width: width))), start + 1 + width)
+        case BinaryFormat.Marker.orderedSet, BinaryFormat.Marker.set:
+            throw PropertyListError(.unsupportedObject, "sets (marker 0x\(Self.hex(marker))) are not property-list values", at: .byteOffset(start))
+        default:
+            throw PropertyListError(.unknownMarker, "unknown marker 0x\(Self.hex(marker))", at: .byteOffset(start))
+        }
+    }
+
+    /// Decodes an integer object (0x1n).
+    private func decodeInteger(at start: Int) throws(PropertyListError) -> (PropertyListValue, end: Int) {
+        let exponent = Int(bytes[start] & 0x0F)
+        // badIntegerWidth: 1, 2, 4, 8 or 16 bytes.
+        guard exponent <= 4 else {
+            throw PropertyListError(.badIntegerWidth, "integer of 2^\(exponent) bytes (only 1, 2, 4, 8 or 16)", at: .byteOffset(start))
+        }
+        let width = 1 << exponent
+        try need(width, at: start + 1, for: start)
+        switch width {
+        case 1, 2, 4:
+            // Narrow integers are unsigned.
+            return (.integer(PropertyListInteger(loadBigEndian(at: start + 1, width: width))), start + 1 + width)
+        case 8:
+            // 8-byte integers are signed.
+            return (.integer(PropertyListInteger(Int64(bitPattern: loadBigEndian(at: start + 1, width: 8)))), start + 9)
+        default:
+            // 16-byte integers: signed 128-bit, accepted when the value lies in [-2⁶³, 2⁶⁴).
+            let high = loadBigEndian(at: start + 1, width: 8)
+            let low = loadBigEndian(at: start + 9, width: 8)
+            if high == 0 {
+                return (.integer(PropertyListInteger(low)), start + 17)
+            }
+            if high == UInt64.max, low >= 1 << 63 {
+                return (.integer(PropertyListInteger(Int64(bitPattern: low))), start + 17)
+            }
+            // integerOutOfRange
+            throw PropertyListError(.integerOutOfRange, "16-byte integer outside [-2^63, 2^64)", at: .byteOffset(start))
+        }
+    }
+
+    /// Decodes a string object (0x5n ASCII or 0x6n UTF-16BE).
+    private func decodeString(at start: Int) throws(PropertyListError) -> (String, end: Int) {
+        let (count, content) = try readCount(at: start)
+        if bytes[start] & 0xF0 == BinaryFormat.Marker.asciiString {
+            // stringLimitExceeded
+            guard count <= limits.maxStringBytes else {
+                throw PropertyListError(.stringLimitExceeded, "string of \(count) bytes, over the limit of \(limits.maxStringBytes)", at: .byteOffset(start))
+            }
+            try need(count, at: content, for: start)
+            let region = UnsafeRawBufferPointer(rebasing: bytes[content..<(content + count)])
+            // invalidASCII: every byte is below 0x80.
+            if let bad = Self.firstNonASCII(region) {
+                throw PropertyListError(.invalidASCII, "byte 0x\(Self.hex(region[bad])) in an ASCII string", at: .byteOffset(content + bad))
+            }
+            return (String(decoding: region.assumingMemoryBound(to: UInt8.self), as: UTF8.self), content + count)
+        }
+        // stringLimitExceeded: UTF-16 units are counted as two bytes each.
+        guard count <= limits.maxStringBytes / 2 else {
+            throw PropertyListError(.stringLimitExceeded, "string of \(count) UTF-16 units, over the limit of \(limits.maxStringBytes) bytes", at: .byteOffset(start))
+        }
+        try need(count * 2, at: content, for: start)
+        let string = try Self.decodeUTF16BigEndian(bytes, from: content, units: count)
+        return (string, content + count * 2)
+    }
+
+    /// Transcodes `units` UTF-16BE code units at `from` to a String, refusing unpaired surrogates.
+    private static func decodeUTF16BigEndian(_ bytes: UnsafeRawBufferPointer, from: Int, units: Int) throws(PropertyListError) -> String {
+        var badOffset: Int? = nil
+        // Each UTF-16 unit becomes at most 3 UTF-8 bytes (a surrogate pair, 2 units, becomes 4).
+        let string = String(unsafeUninitializedCapacity: units * 3) { utf8 in
+            var out = 0
+            var i = 0
+            while i < units {
+                let at = from + 2 * i
+                let unit = UInt32(bytes[at]) << 8 | UInt32(bytes[at + 1])
+                var scalar = unit
+                if unit >= 0xD800 && unit <= 0xDFFF {
+                    guard unit <= 0xDBFF, i + 1 < units else { badOffset = at; return 0 }
+                    let next = UInt32(bytes[at + 2]) << 8 | UInt32(bytes[at + 3])
+                    guard next >= 0xDC00 && next <= 0xDFFF else { badOffset = at; return 0 }
+                    scalar = 0x10000 + ((unit - 0xD800) << 10) + (next - 0xDC00)
+                    i += 1
+                }
+                i += 1
+                switch scalar {
+                case ..<0x80:
+                    utf8[out] = UInt8(scalar); out += 1
+                case ..<0x800:
+                    utf8[out] = UInt8(0xC0 | scalar >> 6)
+                    utf8[out + 1] = UInt8(0x80 | scalar & 0x3F); out += 2
+                case ..<0x10000:
+                    utf8[out] = UInt8(0xE0 | scalar >> 12)
+                    utf8[out + 1] = UInt8(0x80 | scalar >> 6 & 0x3F)
+                    utf8[out + 2] = UInt8(0x80 | scalar & 0x3F); out += 3
+                default:
+                    utf8[out] = UInt8(0xF0 | scalar >> 18)
+                    utf8[out + 1] = UInt8(0x80 | scalar >> 12 & 0x3F)
+                    utf8[out + 2] = UInt8(0x80 | scalar >> 6 & 0x3F)
+                    utf8[out + 3] = UInt8(0x80 | scalar & 0x3F); out += 4
+                }
+            }
+            return out
+        }
+        // invalidUTF16: surrogates come in high-low pairs.
+        if let badOffset {
+            throw PropertyListError(.invalidUTF16, "unpaired UTF-16 surrogate", at: .byteOffset(badOffset))
+        }
+        return string
+    }
+
+    /// Decodes an array (0xAn) entered at container depth `depth`.
+    private mutating func decodeArray(at start: Int, depth: Int) throws(PropertyListError) -> ((PropertyListValue, nodes: Int, height: Int), end: Int) {
+        try checkDepth(depth, at: start)
+        let (count, refs) = try readCount(at: start)
+        try checkCollectionCount(count, at: start)
+        try needReferences(count, at: refs, for: start)
+        var elements: [PropertyListValue] = []
+        elements.reserveCapacity(count)
+        var nodes = 1
+        var height = 0
+        for position in 0..<count {
+            let child = try reference(at: refs + position * referenceSize)
+            let element: PropertyListValue, childNodes: Int, childHeight: Int
+            do {
+                (element, childNodes, childHeight) = try decodeObject(child, depth: depth)
+            } catch {
+                throw error.inside(.index(position))
+            }
+            elements.append(element)
+            nodes = try addNodes(nodes, childNodes, at: start)
+            height = max(height, childHeight)
+        }
+        return ((.array(elements), nodes, height + 1), refs + count * referenceSize)
+    }
+
+    /// Decodes a dictionary (0xDn) entered at container depth `depth`.
+    private mutating func decodeDictionary(at start: Int, depth: Int) throws(PropertyListError) -> ((PropertyListValue, nodes: Int, height: Int), end: Int) {
+        try checkDepth(depth, at: start)
+        let (count, keyRefs) = try readCount(at: start)
+        try checkCollectionCount(count, at: start)
+        try needReferences(count, at: keyRefs, for: start)
+        let valueRefs = keyRefs + count * referenceSize
+        try needReferences(count, at: valueRefs, for: start)
+        var dictionary = PropertyListDictionary(minimumCapacity: count)
+        var nodes = 1
+        var height = 0
+        for position in 0..<count {
+            let keyIndex = try reference(at: keyRefs + position * referenceSize)
+            let key = try decodeKey(keyIndex)
+            let valueIndex = try reference(at: valueRefs + position * referenceSize)
+            let value: PropertyListValue, childNodes: Int, childHeight: Int
+            do {
+                (value, childNodes, childHeight) = try decodeObject(valueIndex, depth: depth)
+            } catch {
+                throw error.inside(.key(key))
+            }
+            // duplicateKey: each key once (canonically equivalent spellings count as one).
+            guard dictionary.insertNew(value, forKey: key) else {
+                throw PropertyListError(.duplicateKey, "key \"\(key)\" appears more than once", at: .byteOffset(keyRefs + position * referenceSize))
+            }
+            nodes = try addNodes(nodes, 1 &+ childNodes, at: start)
+            height = max(height, childHeight)
+        }
+        return ((.dictionary(dictionary), nodes, height + 1), valueRefs + count * referenceSize)
+    }
+
+    /// Decodes object `index` as a dictionary key.
+    private mutating func decodeKey(_ index: Int) throws(PropertyListError) -> String {
+        let offset = try objectOffset(index)
+        let kind = bytes[offset] & 0xF0
+        // nonStringKey: keys are ASCII or UTF-16 strings.
+        guard kind == BinaryFormat.Marker.asciiString || kind == BinaryFormat.Marker.utf16String else {
+            throw PropertyListError(.nonStringKey, "dictionary key is not a string (marker 0x\(Self.hex(bytes[offset])))", at: .byteOffset(offset))
+        }
+        let (value, _, _) = try decodeObject(index, depth: 0)
+        guard case .string(let key) = value else { preconditionFailure("string marker decoded to \(value.typeName)") }
+        return key
+    }
+
+    // MARK: Checks
+
+    private func checkDepth(_ depth: Int, at start: Int) throws(PropertyListError) {
+        // depthLimitExceeded
+        guard depth <= limits.maxDepth else {
+            throw PropertyListError(.depthLimitExceeded, "containers nest deeper than \(limits.maxDepth)", at: .byteOffset(start))
+        }
+    }
+
+    private func checkCollectionCount(_ count: Int, at start: Int) throws(PropertyListError) {
+        // collectionLimitExceeded
+        guard count <= limits.maxCollectionCount else {
+            throw PropertyListError(.collectionLimitExceeded, "collection of \(count) members, over the limit of \(limits.maxCollectionCount)", at: .byteOffset(start))
+        }
+    }
+
+    private func addNodes(_ total: Int, _ more: Int, at start: Int) throws(PropertyListError) -> Int {
+        // expansionLimitExceeded: shared references may not describe more nodes than the limit.
+        let (sum, overflow) = total.addingReportingOverflow(more)
+        guard !overflow, sum <= limits.maxMaterializedNodes else {
+            throw PropertyListError(.expansionLimitExceeded, "shared references expand to more than \(limits.maxMaterializedNodes) values", at: .byteOffset(start))
+        }
+        return sum
+    }
+
+    /// Reads the count in the marker's low nibble, or the extended count that
+    /// follows it; returns the count and where the content starts.
+    private func readCount(at start: Int) throws(PropertyListError) -> (count: Int, content: Int) {
+        let nibble = Int(bytes[start] & 0x0F)
+        if nibble != 0x0F { return (nibble, start + 1) }
+        let lengthAt = start + 1
+        try need(1, at: lengthAt, for: start)
+        let lengthMarker = bytes[lengthAt]
+        // badLength: an extended length is an integer object of 1, 2, 4 or 8 bytes.
+        guard lengthMarker & 0xF0 == BinaryFormat.Marker.int, lengthMarker & 0x0F <= 3 else {
+            throw PropertyListError(.badLength, "extended length has marker 0x\(Self.hex(lengthMarker)), not a 1-8 byte integer", at: .byteOffset(lengthAt))
+        }
+        let width = 1 << Int(lengthMarker & 0x0F)
+        try need(width, at: lengthAt + 1, for: start)
+        let raw = loadBigEndian(at: lengthAt + 1, width: width)
+        // badLength: lengths are not negative (8-byte integers are signed).
+        guard raw <= UInt64(Int64.max) else {
+            throw PropertyListError(.badLength, "extended length is negative", at: .byteOffset(lengthAt))
+        }
+        // objectOverrun: no length may exceed the bytes left in the object area.
+        guard raw <= UInt64(tableOffset) else {
+            throw PropertyListError(.objectOverrun, "length \(raw) exceeds the object area", at: .byteOffset(lengthAt))
+        }
+        return (Int(raw), lengthAt + 1 + width)
+    }
+
+    /// Checks that `count` bytes at `offset` lie inside the object area.
+    @inline(__always)
+    private func need(_ count: Int, at offset: Int, for start: Int) throws(PropertyListError) {
+        // objectOverrun
+        guard count <= tableOffset - offset else {
+            throw PropertyListError(.objectOverrun, "object at \(start) needs \(count) bytes at \(offset), past the object area (ends at \(tableOffset))", at: .byteOffset(start))
+        }
+    }
+
+    /// Checks room for `count` references; `count` is already bounded by the object area.
+    private func needReferences(_ count: Int, at offset: Int, for start: Int) throws(PropertyListError) {
+        let (bytesNeeded, overflow) = count.multipliedReportingOverflow(by: referenceSize)
+        guard !overflow else {
+            throw PropertyListError(.objectOverrun, "object at \(start) declares \(count) references", at: .byteOffset(start))
+        }
+        try need(bytesNeeded, at: offset, for: start)
+    }
+
+    /// Reads an object reference at `offset` (already bounds-checked).
+    @inline(__always)
+    private func reference(at offset: Int) throws(PropertyListError) -> Int {
+        let raw = loadBigEndian(at: offset, width: referenceSize)
+        // badReference: references are below the object count.
+        guard raw < UInt64(objectCount) else {
+            throw PropertyListError(.badReference, "reference to object \(raw), but there are \(objectCount)", at: .byteOffset(offset))
+        }
+        return Int(raw)
+    }
+
+    /// Reads object `index`'s offset from the table.
+    @inline(__always)
+    private func objectOffset(_ index: Int) throws(PropertyListError) -> Int {
+        let entry = tableOffset + index * offsetSize
+        let raw = loadBigEndian(at: entry, width: offsetSize)
+        // badObjectOffset: objects start after the header and before the offset table.
+        guard raw >= UInt64(BinaryFormat.headerSize), raw < UInt64(tableOffset) else {
+            throw PropertyListError(.badObjectOffset, "object \(index) is at offset \(raw), outside the object area", at: .byteOffset(entry))
+        }
+        return Int(raw)
+    }
+
+    // MARK: Raw loads (callers have checked the bounds)
+
+    @inline(__always)
+    private func loadBigEndian(at offset: Int, width: Int) -> UInt64 {
+        switch width {
+        case 1: return UInt64(bytes[offset])
+        case 2: return UInt64(UInt16(bigEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt16.self)))
+        case 4: return UInt64(UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
+        case 8: return UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+        default:
+            var value: UInt64 = 0
+            for i in 0..<width { value = value << 8 | UInt64(bytes[offset + i]) }
+            return value
+        }
+    }
+
+    private static func loadBigEndian64(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> UInt64 {
+        UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+    }
+
+    /// The index of the first byte ≥ 0x80, eight bytes at a time.
+    private static func firstNonASCII(_ region: UnsafeRawBufferPointer) -> Int? {
+        var i = 0
+        let count = region.count
+        while i + 8 <= count {
+            if region.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { break }
+            i += 8
+        }
+        while i < count {
+            if region[i] >= 0x80 { return i }
+            i += 1
+        }
+        return nil
+    }
+
+    static func hex(_ byte: UInt8) -> String {
+        let digits = Array("0123456789ABCDEF".utf8)
+        return String(decoding: [digits[Int(byte >> 4)], digits[Int(byte & 0xF)]], as: UTF8.self)
+    }
+}

@@ -1,0 +1,252 @@
+public import FoundationEssentials
+
+/// Writes binary property lists (`bplist00`) deterministically: the same
+/// value gives the same bytes every time.
+///
+/// Layout follows CoreFoundation's writer: objects in depth-first pre-order
+/// (a dictionary's keys, then its values), equal scalars stored once,
+/// integers and counts in their smallest width, object references and
+/// offsets in the smallest of 1, 2, 4 or 8 bytes. Dictionary keys are
+/// written in ascending UTF-16 order, so equal dictionaries give equal bytes
+/// whatever their insertion order. See `Specs/binary-plist.md`, "Writer".
+///
+/// ```swift
+/// let data = try BinaryPropertyListWriter().write(["name": "Ada", "age": 36])
+/// ```
+public struct BinaryPropertyListWriter: Sendable {
+    /// Deepest container nesting the writer accepts (the reader's default limit),
+    /// so it never writes what ``BinaryPropertyListReader`` would refuse.
+    public var maxDepth: Int
+
+    /// Creates a writer.
+    public init(maxDepth: Int = PropertyListLimits.default.maxDepth) {
+        self.maxDepth = maxDepth
+    }
+
+    /// Encodes `value` as a binary property list.
+    ///
+    /// - Throws: ``PropertyListError`` with ``PropertyListError/Code/invalidDate``
+    ///   for a NaN or infinite date, or ``PropertyListError/Code/depthLimitExceeded``.
+    public func write(_ value: PropertyListValue) throws(PropertyListError) -> Data {
+        Data(try writeBytes(value))
+    }
+
+    /// Encodes `value` as a binary property list into a byte array.
+    public func writeBytes(_ value: PropertyListValue) throws(PropertyListError) -> [UInt8] {
+        var flattener = BinaryPropertyListFlattener(maxDepth: maxDepth)
+        _ = try flattener.flatten(value, depth: 0)
+        return flattener.serialize()
+    }
+}
+
+/// Pass one assigns object numbers; pass two writes bytes.
+internal struct BinaryPropertyListFlattener {
+    private enum Entry {
+        case scalar(PropertyListValue)
+        /// Children are `references[start ..< start + count]`.
+        case array(start: Int, count: Int)
+        /// Keys are `references[start ..< start + count]`, values the next `count`.
+        case dictionary(start: Int, count: Int)
+    }
+
+    private let maxDepth: Int
+    private var entries: [Entry] = []
+    private var references: [Int] = []
+    private var uniqued: [PropertyListValue: Int] = [:]
+
+    init(maxDepth: Int) { self.maxDepth = maxDepth }
+
+    /// Numbers `value` and everything under it in pre-order; returns its object number.
+    mutating func flatten(_ value: PropertyListValue, depth: Int) throws(PropertyListError) -> Int {
+        switch value {
+        case .array(let elements):
+            try enter(depth)
+            let number = entries.count
+            let start = references.count
+            entries.append(.array(start: start, count: elements.count))
+            references.append(contentsOf: repeatElement(0, count: elements.count))
+            for (position, element) in elements.enumerated() {
+                do {
+                    references[start + position] = try flatten(element, depth: depth + 1)
+                } catch {
+                    throw error.inside(.index(position))
+                }
+            }
+            return number
+        case .dictionary(let dictionary):
+            try enter(depth)
+            let number = entries.count
+            let start = references.count
+            let count = dictionary.count
+            entries.append(.dictionary(start: start, count: count))
+            references.append(contentsOf: repeatElement(0, count: 2 * count))
+            let keys = dictionary.sortedKeys
+            for (position, key) in keys.enumerated() {
+                references[start + position] = unique(.string(key))
+            }
+            for (position, key) in keys.enumerated() {
+                do {
+                    references[start + count + position] = try flatten(dictionary[key]!, depth: depth + 1)
+                } catch {
+                    throw error.inside(.key(key))
+                }
+            }
+            return number
+        case .date(let date):
+            // invalidDate: the reader refuses non-finite dates, so the writer does too.
+            guard date.timeIntervalSinceReferenceDate.isFinite else {
+                throw PropertyListError(.invalidDate, "date is \(date.timeIntervalSinceReferenceDate)")
+            }
+            return unique(value)
+        default:
+            return unique(value)
+        }
+    }
+
+    private func enter(_ depth: Int) throws(PropertyListError) {
+        // depthLimitExceeded: never write what the reader refuses.
+        guard depth < maxDepth else {
+            throw PropertyListError(.depthLimitExceeded, "containers nest deeper than \(maxDepth)")
+        }
+    }
+
+    /// Returns the object number of an equal scalar already seen, or a new one.
+    private mutating func unique(_ scalar: PropertyListValue) -> Int {
+        if let number = uniqued[scalar] { return number }
+        let number = entries.count
+        entries.append(.scalar(scalar))
+        uniqued[scalar] = number
+        return number
+    }
+
+    // MARK: Pass two
+
+    /// Writes header, objects, offset table and trailer.
+    func serialize() -> [UInt8] {
+        let referenceSize = Self.byteWidth(UInt64(entries.count))
+        var out: [UInt8] = []
+        out.reserveCapacity(64 + entries.count * 8 + references.count * referenceSize)
+        out.append(contentsOf: BinaryFormat.magic)
+        out.append(contentsOf: BinaryFormat.version)
+        var offsets: [Int] = []
+        offsets.reserveCapacity(entries.count)
+        for entry in entries {
+            offsets.append(out.count)
+            switch entry {
+            case .scalar(let value):
+                Self.appendScalar(value, to: &out)
+            case .array(let start, let count):
+                Self.appendHeader(BinaryFormat.Marker.array, count: count, to: &out)
+                for i in start..<(start + count) { Self.appendBigEndian(UInt64(references[i]), width: referenceSize, to: &out) }
+            case .dictionary(let start, let count):
+                Self.appendHeader(BinaryFormat.Marker.dict, count: count, to: &out)
+                for i in start..<(start + 2 * count) { Self.appendBigEndian(UInt64(references[i]), width: referenceSize, to: &out) }
+            }
+        }
+        let tableOffset = out.count
+        let offsetSize = Self.byteWidth(UInt64(tableOffset))
+        for offset in offsets { Self.appendBigEndian(UInt64(offset), width: offsetSize, to: &out) }
+        out.append(contentsOf: repeatElement(0, count: 6))
+        out.append(UInt8(offsetSize))
+        out.append(UInt8(referenceSize))
+        Self.appendBigEndian(UInt64(entries.count), width: 8, to: &out)
+        Self.appendBigEndian(0, width: 8, to: &out)  // the top object is always object 0
+        Self.appendBigEndian(UInt64(tableOffset), width: 8, to: &out)
+        return out
+    }
+
+    private static func appendScalar(_ value: PropertyListValue, to out: inout [UInt8]) {
+        switch value {
+        case .null: out.append(BinaryFormat.Marker.null)
+        case .bool(let flag): out.append(flag ? BinaryFormat.Marker.trueValue : BinaryFormat.Marker.falseValue)
+        case .integer(let integer): appendInteger(integer, to: &out)
+        case .real(let real):
+            out.append(BinaryFormat.Marker.real | 3)
+            appendBigEndian(real.bitPattern, width: 8, to: &out)
+        case .date(let date):
+            out.append(BinaryFormat.Marker.date)
+            appendBigEndian(date.timeIntervalSinceReferenceDate.bitPattern, width: 8, to: &out)
+        case .data(let data):
+            appendHeader(BinaryFormat.Marker.data, count: data.count, to: &out)
+            out.append(contentsOf: data)
+        case .string(let string):
+            appendString(string, to: &out)
+        case .uid(let uid):
+            let width = uid <= 0xFF ? 1 : uid <= 0xFFFF ? 2 : 4
+            out.append(BinaryFormat.Marker.uid | UInt8(width - 1))
+            appendBigEndian(UInt64(uid), width: width, to: &out)
+        case .array, .dictionary:
+            preconditionFailure("containers are not scalars")
+        }
+    }
+
+    /// Smallest of 1, 2, 4, 8 bytes (unsigned); negatives take 8; above `Int64.max`, 16.
+    private static func appendInteger(_ integer: PropertyListInteger, to out: inout [UInt8]) {
+        if let value = integer.int64Value {
+            appendUnsignedOrNegative(value, to: &out)
+        } else {
+            out.append(BinaryFormat.Marker.int | 4)
+            appendBigEndian(0, width: 8, to: &out)
+            appendBigEndian(integer.bitPattern, width: 8, to: &out)
+        }
+    }
+
+    private static func appendUnsignedOrNegative(_ value: Int64, to out: inout [UInt8]) {
+        let bits = UInt64(bitPattern: value)
+        switch bits {
+        case 0...0xFF:
+            out.append(BinaryFormat.Marker.int | 0); out.append(UInt8(bits))
+        case 0x100...0xFFFF:
+            out.append(BinaryFormat.Marker.int | 1); appendBigEndian(bits, width: 2, to: &out)
+        case 0x1_0000...0xFFFF_FFFF:
+            out.append(BinaryFormat.Marker.int | 2); appendBigEndian(bits, width: 4, to: &out)
+        default:
+            out.append(BinaryFormat.Marker.int | 3); appendBigEndian(bits, width: 8, to: &out)
+        }
+    }
+
+    /// ASCII strings as 0x5n bytes; any other as 0x6n UTF-16BE units.
+    private static func appendString(_ string: String, to out: inout [UInt8]) {
+        let utf8 = string.utf8
+        if utf8.allSatisfy({ $0 < 0x80 }) {
+            appendHeader(BinaryFormat.Marker.asciiString, count: utf8.count, to: &out)
+            out.append(contentsOf: utf8)
+        } else {
+            let utf16 = string.utf16
+            appendHeader(BinaryFormat.Marker.utf16String, count: utf16.count, to: &out)
+            for unit in utf16 {
+                out.append(UInt8(unit >> 8))
+                out.append(UInt8(unit & 0xFF))
+            }
+        }
+    }
+
+    /// A marker with the count in its low nibble, or 0xF and an integer object.
+    private static func appendHeader(_ marker: UInt8, count: Int, to out: inout [UInt8]) {
+        if count < 15 {
+            out.append(marker | UInt8(count))
+        } else {
+            out.append(marker | 0x0F)
+            appendUnsignedOrNegative(Int64(count), to: &out)
+        }
+    }
+
+    @inline(__always)
+    private static func appendBigEndian(_ value: UInt64, width: Int, to out: inout [UInt8]) {
+        var shift = (width - 1) * 8
+        while shift >= 0 {
+            out.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
+            shift -= 8
+        }
+    }
+
+    /// The smallest of 1, 2, 4 or 8 bytes that holds `value` (CoreFoundation's rule).
+    static func byteWidth(_ value: UInt64) -> Int {
+        switch value {
+        case 0...0xFF: return 1
+        case 0x100...0xFFFF: return 2
+        case 0x1_0000...0xFFFF_FFFF: return 4
+        default: return 8
+        }
+    }
+}

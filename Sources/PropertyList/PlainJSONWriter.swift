@@ -1,0 +1,77 @@
+public import FoundationEssentials
+
+/// Writes the JSON-representable part of a property list as plain JSON, as
+/// `plutil -convert json` does: dictionaries, arrays, strings, integers,
+/// finite reals, booleans and null. Dates, data, UIDs and non-finite reals
+/// have no JSON form and are refused with
+/// ``PropertyListError/Code/unrepresentableValue`` and their key path.
+///
+/// Output is compact, keys in ascending UTF-16 order, numbers exact
+/// (integers in decimal, reals in the shortest form that reads back equal).
+/// See `Specs/plain-json.md`.
+public struct PlainJSONWriter: Sendable {
+    /// Creates a writer.
+    public init() {}
+
+    /// Encodes `value` as UTF-8 JSON text.
+    public func write(_ value: PropertyListValue) throws(PropertyListError) -> Data {
+        var out = ""
+        try append(value, to: &out)
+        return Data(out.utf8)
+    }
+
+    private func append(_ value: PropertyListValue, to out: inout String) throws(PropertyListError) {
+        switch value {
+        case .string(let string): Self.appendQuoted(string, to: &out)
+        case .integer(let integer): out += integer.description
+        case .real(let real):
+            guard real.isFinite else {
+                throw PropertyListError(.unrepresentableValue, "JSON cannot represent the real \(real)")
+            }
+            out += real.description
+        case .bool(let flag): out += flag ? "true" : "false"
+        case .null: out += "null"
+        case .date, .data, .uid:
+            throw PropertyListError(.unrepresentableValue, "JSON cannot represent a \(value.typeName) value")
+        case .array(let elements):
+            out += "["
+            for (position, element) in elements.enumerated() {
+                if position > 0 { out += "," }
+                do { try append(element, to: &out) } catch { throw error.inside(.index(position)) }
+            }
+            out += "]"
+        case .dictionary(let dictionary):
+            out += "{"
+            for (position, key) in dictionary.sortedKeys.enumerated() {
+                if position > 0 { out += "," }
+                Self.appendQuoted(key, to: &out)
+                out += ":"
+                do { try append(dictionary[key]!, to: &out) } catch { throw error.inside(.key(key)) }
+            }
+            out += "}"
+        }
+    }
+
+    /// A JSON string literal: quote, backslash and control characters escaped.
+    package static func appendQuoted(_ string: String, to out: inout String) {
+        out += "\""
+        for scalar in string.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case "\u{08}": out += "\\b"
+            case "\u{0C}": out += "\\f"
+            default:
+                if scalar.value < 0x20 {
+                    out += "\\u00" + BinaryPropertyListDecoder.hex(UInt8(scalar.value)).lowercased()
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        out += "\""
+    }
+}

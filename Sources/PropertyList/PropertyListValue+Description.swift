@@ -1,0 +1,59 @@
+/// A readable tree, shaped like `plutil -p`: dictionary keys sorted, one
+/// entry per line, `=>` between key and value. See `Specs/plistkit.md`, "print".
+extension PropertyListValue: CustomStringConvertible {
+    public var description: String {
+        var out = ""
+        append(to: &out, indent: "")
+        return out
+    }
+
+    private func append(to out: inout String, indent: String) {
+        switch self {
+        case .string(let string):
+            PlainJSONWriter.appendQuoted(string, to: &out)
+        case .integer(let integer): out += integer.description
+        case .real(let real): out += real.description
+        case .bool(let flag): out += flag ? "true" : "false"
+        case .null: out += "<null>"
+        case .uid(let uid): out += "<uid \(uid)>"
+        case .date(let date):
+            let seconds = date.timeIntervalSinceReferenceDate
+            if seconds.isFinite, abs(seconds) < 1e15 {
+                let civil = CivilTime(secondsSinceReference: seconds)
+                out += "\(CivilTime.pad(civil.year, 4))-\(CivilTime.pad(civil.month, 2))-\(CivilTime.pad(civil.day, 2)) "
+                    + "\(CivilTime.pad(civil.hour, 2)):\(CivilTime.pad(civil.minute, 2)):\(CivilTime.pad(civil.second, 2)) +0000"
+            } else {
+                out += "<date \(seconds)>"
+            }
+        case .data(let data):
+            out += "{length = \(data.count), bytes = 0x"
+            let shown = data.count <= 24 ? data[...] : data.prefix(8)
+            for byte in shown { out += BinaryPropertyListDecoder.hex(byte).lowercased() }
+            if data.count > 24 {
+                out += " ... "
+                for byte in data.suffix(8) { out += BinaryPropertyListDecoder.hex(byte).lowercased() }
+            }
+            out += "}"
+        case .array(let elements):
+            out += "[\n"
+            let inner = indent + "  "
+            for (position, element) in elements.enumerated() {
+                out += inner + "\(position) => "
+                element.append(to: &out, indent: inner)
+                out += "\n"
+            }
+            out += indent + "]"
+        case .dictionary(let dictionary):
+            out += "{\n"
+            let inner = indent + "  "
+            for key in dictionary.sortedKeys {
+                out += inner
+                PlainJSONWriter.appendQuoted(key, to: &out)
+                out += " => "
+                dictionary[key]!.append(to: &out, indent: inner)
+                out += "\n"
+            }
+            out += indent + "}"
+        }
+    }
+}

@@ -1,0 +1,31 @@
+import PropertyList
+
+/// Decoding and encoding of whole documents for the verbs, in one place.
+enum Documents {
+    /// The formats `convert` writes, named as plutil names them.
+    enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
+        case binary1, json
+    }
+
+    /// Decodes bytes in whichever format they are in.
+    static func decode(_ bytes: [UInt8], limits: PropertyListLimits = .default) throws(PropertyListError) -> PropertyListValue {
+        switch PropertyListFormat.detect(bytes) {
+        case .binary:
+            return try BinaryPropertyListReader(limits: limits).read(bytes)
+        case .xml:
+            throw PropertyListError(.unknownFormat, "XML property lists are not supported yet")
+        case nil:
+            throw PropertyListError(.unknownFormat, "not a property list (neither binary nor XML)", at: .byteOffset(0))
+        }
+    }
+
+    /// Encodes a value in an output format.
+    static func encode(_ value: PropertyListValue, as format: OutputFormat) throws(PropertyListError) -> [UInt8] {
+        switch format {
+        case .binary1: return try BinaryPropertyListWriter().writeBytes(value)
+        case .json: return Array(try PlainJSONWriter().write(value))
+        }
+    }
+}
+
+import ArgumentParser

@@ -1,0 +1,31 @@
+import ArgumentParser
+import PropertyList
+
+/// `plistkit convert FILE --format F [-o OUT]`.
+struct Convert: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Convert a property list to another format.",
+        discussion: "Writes to standard output unless -o is given (unlike plutil, never in place). Output files are replaced atomically."
+    )
+
+    @Argument(help: "The file to convert ('-' for standard input).")
+    var file: String
+
+    @Option(name: .long, help: "Output format: \(Documents.OutputFormat.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var format: Documents.OutputFormat
+
+    @Option(name: [.short, .customLong("output")], help: "Output file ('-' for standard output).")
+    var output: String = "-"
+
+    func run() throws {
+        do {
+            let bytes = try Files.read(file, limit: PropertyListLimits.default.maxInputBytes)
+            let value = try Documents.decode(bytes)
+            let encoded = try Documents.encode(value, as: format)
+            try Files.write(encoded, to: output)
+        } catch {
+            Files.complain("plistkit: \(file): \(error)")
+            throw ExitCode(1)
+        }
+    }
+}

@@ -1,0 +1,28 @@
+import ArgumentParser
+import PropertyList
+
+/// `plistkit lint FILE...`: one line per file, `FILE: OK` or the reason.
+struct Lint: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Check that files are valid property lists.",
+        discussion: "Prints 'FILE: OK' or 'FILE: <reason> (at offset N, key path P)' per file; exits 1 if any fails."
+    )
+
+    @Argument(help: "Files to check ('-' for standard input).")
+    var files: [String]
+
+    func run() throws {
+        var failed = false
+        for file in files {
+            do {
+                let bytes = try Files.read(file, limit: PropertyListLimits.default.maxInputBytes)
+                _ = try Documents.decode(bytes)
+                print("\(file): OK")
+            } catch {
+                failed = true
+                print("\(file): \(error)")
+            }
+        }
+        if failed { throw ExitCode(1) }
+    }
+}

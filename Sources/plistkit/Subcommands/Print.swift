@@ -1,0 +1,21 @@
+import ArgumentParser
+import PropertyList
+
+/// `plistkit print FILE`: a readable tree, like `plutil -p`.
+struct Print: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Print a property list as a readable tree.")
+
+    @Argument(help: "The file to print ('-' for standard input).")
+    var file: String
+
+    func run() throws {
+        do {
+            let bytes = try Files.read(file, limit: PropertyListLimits.default.maxInputBytes)
+            let value = try Documents.decode(bytes)
+            print(value.description)
+        } catch {
+            Files.complain("plistkit: \(file): \(error)")
+            throw ExitCode(1)
+        }
+    }
+}
