@@ -1,0 +1,76 @@
+// Peer reader for ActivityCodec's tests: reads a property list with Linux
+// Foundation's PropertyListSerialization and prints it as typed JSON (the same
+// form as plistlib_peer.py; see Specs/golden-files.md). Exit 1 when refused.
+// It lives in its own executable because Foundation traps on some inputs.
+import Foundation
+
+func typed(_ value: Any) -> String {
+    func quote(_ s: String) -> String {
+        let data = try! JSONSerialization.data(withJSONObject: [s], options: [])
+        let text = String(decoding: data, as: UTF8.self)
+        return String(text.dropFirst().dropLast())
+    }
+    func node(_ type: String, _ value: String) -> String { "{\"type\":\"\(type)\",\"value\":\(value)}" }
+    switch value {
+    case let string as String:
+        return node("string", quote(string))
+    case let date as Date:
+        let seconds = date.timeIntervalSinceReferenceDate
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss"
+        let whole = seconds.rounded(.down)
+        let micros = Int(((seconds - whole) * 1_000_000).rounded())
+        let base = formatter.string(from: Date(timeIntervalSinceReferenceDate: whole + (micros == 1_000_000 ? 1 : 0)))
+        return node("date", quote(base + "." + String(format: "%06d", micros == 1_000_000 ? 0 : micros) + "Z"))
+    case let data as Data:
+        return node("data", quote(data.base64EncodedString()))
+    case let array as [Any]:
+        return node("array", "[" + array.map(typed).joined(separator: ",") + "]")
+    case let dictionary as [String: Any]:
+        if dictionary.count == 1, let uid = dictionary["CF$UID"] as? NSNumber, !(uid is Bool) {
+            return node("uid", quote(uid.stringValue))
+        }
+        return node("dict", "{" + dictionary.map { quote($0.key) + ":" + typed($0.value) }.joined(separator: ",") + "}")
+    case let flag as Bool where type(of: value) == Bool.self:
+        return node("bool", flag ? "true" : "false")
+    case let number as NSNumber:
+        switch String(cString: number.objCType) {
+        case "f", "d":
+            let double = number.doubleValue
+            let text: String
+            if double.isNaN { text = "nan" } else if double.isInfinite { text = double < 0 ? "-inf" : "inf" } else { text = "\(double)" }
+            return node("real", quote(text))
+        case "Q":
+            return node("integer", quote(String(number.uint64Value)))
+        default:
+            if number.int64Value < 0 { return node("integer", quote(String(number.int64Value))) }
+            // CoreFoundation keeps 16-byte integers as 128-bit; their low 64 bits are unsigned.
+            return node("integer", quote(String(number.uint64Value)))
+        }
+    default:
+        let described = String(describing: type(of: value))
+        if described.contains("UID"),
+           let xml = try? PropertyListSerialization.data(fromPropertyList: [value], format: .xml, options: 0),
+           let text = String(data: xml, encoding: .utf8),
+           let start = text.range(of: "<integer>"), let end = text.range(of: "</integer>") {
+            // Linux Foundation has no public accessor for a UID's value; its XML form carries it.
+            return node("uid", quote(String(text[start.upperBound..<end.lowerBound])))
+        }
+        return node("unsupported", quote(described))
+    }
+}
+
+let arguments = CommandLine.arguments
+guard arguments.count == 2, let data = FileManager.default.contents(atPath: arguments[1]) else {
+    FileHandle.standardError.write("usage: foundation-peer FILE\n".data(using: .utf8)!)
+    exit(2)
+}
+do {
+    let value = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+    print(typed(value))
+} catch {
+    FileHandle.standardError.write("Foundation refused: \(error)\n".data(using: .utf8)!)
+    exit(1)
+}

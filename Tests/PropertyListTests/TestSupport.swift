@@ -1,0 +1,172 @@
+import Foundation
+import PropertyList
+import Testing
+
+/// Paths of the package and of the built products, for tests that read the
+/// corpus or run the built tools.
+enum Paths {
+    /// The package root (this file is Tests/PropertyListTests/TestSupport.swift).
+    static let packageRoot: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static let golden = packageRoot.appendingPathComponent("Corpus/golden")
+    static let regressions = packageRoot.appendingPathComponent("Corpus/regressions")
+
+    /// The directory holding the test bundle and the package's executables.
+    static let products: URL = {
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        var url = URL(fileURLWithPath: executable).deletingLastPathComponent()
+        // On Linux the test runner is `<products>/<Package>PackageTests.xctest`.
+        while url.path != "/", !FileManager.default.fileExists(atPath: url.appendingPathComponent("plistkit").path) {
+            url.deleteLastPathComponent()
+        }
+        return url
+    }()
+
+    static func product(_ name: String) -> URL { products.appendingPathComponent(name) }
+}
+
+/// Builds a `bplist00` file from object encodings laid out in order after the
+/// header, with an offset table and trailer computed from them. Tests write the
+/// object bytes by hand from the spec; this only does the bookkeeping.
+func bplist(_ objects: [[UInt8]], top: Int = 0, offsetSize: Int? = nil, referenceSize: Int = 1) -> [UInt8] {
+    var bytes = Array("bplist00".utf8)
+    var offsets: [Int] = []
+    for object in objects {
+        offsets.append(bytes.count)
+        bytes += object
+    }
+    let tableOffset = bytes.count
+    let width = offsetSize ?? (tableOffset < 256 ? 1 : tableOffset < 65536 ? 2 : 4)
+    for offset in offsets { bytes += bigEndian(UInt64(offset), width: width) }
+    bytes += [0, 0, 0, 0, 0, 0, UInt8(width), UInt8(referenceSize)]
+    bytes += bigEndian(UInt64(objects.count), width: 8)
+    bytes += bigEndian(UInt64(top), width: 8)
+    bytes += bigEndian(UInt64(tableOffset), width: 8)
+    return bytes
+}
+
+func bigEndian(_ value: UInt64, width: Int) -> [UInt8] {
+    (0..<width).reversed().map { UInt8(truncatingIfNeeded: value >> (UInt64($0) * 8)) }
+}
+
+/// Decodes with the binary reader, returning the error (or nil when accepted).
+func binaryError(_ bytes: [UInt8], limits: PropertyListLimits = .default) -> PropertyListError? {
+    do {
+        _ = try BinaryPropertyListReader(limits: limits).read(bytes)
+        return nil
+    } catch {
+        return error
+    }
+}
+
+// MARK: - Typed JSON of the peers (Tests/PeerTools, Specs/golden-files.md)
+
+enum TypedJSON {
+    struct Malformed: Error, CustomStringConvertible { let description: String }
+
+    /// Parses typed JSON text into a value.
+    static func value(from data: Data) throws -> PropertyListValue {
+        try value(fromObject: try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]))
+    }
+
+    static func value(fromObject object: Any) throws -> PropertyListValue {
+        guard let node = object as? [String: Any], let type = node["type"] as? String else {
+            throw Malformed(description: "not a typed node: \(object)")
+        }
+        let raw = node["value"]
+        switch type {
+        case "null": return .null
+        case "string": return .string(try cast(raw, String.self))
+        case "bool": return .bool(try cast(raw, Bool.self))
+        case "integer":
+            guard let integer = PropertyListInteger(decimal: try cast(raw, String.self)) else { throw Malformed(description: "integer \(String(describing: raw))") }
+            return .integer(integer)
+        case "real":
+            guard let real = Double(try cast(raw, String.self)) else { throw Malformed(description: "real \(String(describing: raw))") }
+            return .real(real)
+        case "data":
+            guard let data = Data(base64Encoded: try cast(raw, String.self)) else { throw Malformed(description: "base64") }
+            return .data(data)
+        case "date": return .date(try date(try cast(raw, String.self)))
+        case "uid":
+            guard let uid = UInt32(try cast(raw, String.self)) else { throw Malformed(description: "uid") }
+            return .uid(uid)
+        case "array": return .array(try cast(raw, [Any].self).map(value(fromObject:)))
+        case "dict":
+            var dictionary = PropertyListDictionary()
+            for (key, member) in try cast(raw, [String: Any].self) {
+                dictionary[key] = try value(fromObject: member)
+            }
+            return .dictionary(dictionary)
+        default: throw Malformed(description: "unknown type \(type)")
+        }
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SS.ffffffZ` to a date.
+    static func date(_ text: String) throws -> Date {
+        let parts = text.dropLast().split(separator: ".")
+        let fields = parts[0].split(whereSeparator: { "-T:".contains($0) }).map { Int($0)! }
+        let civil = CivilTime(year: fields[0], month: fields[1], day: fields[2], hour: fields[3], minute: fields[4], second: fields[5])
+        let micros = parts.count > 1 ? Double(String(parts[1]).padding(toLength: 6, withPad: "0", startingAt: 0))! : 0
+        return Date(timeIntervalSinceReferenceDate: Double(civil.secondsSinceReference) + micros / 1_000_000)
+    }
+
+    private static func cast<T>(_ raw: Any?, _ type: T.Type) throws -> T {
+        guard let value = raw as? T else { throw Malformed(description: "expected \(T.self), got \(String(describing: raw))") }
+        return value
+    }
+}
+
+/// Equality as the peers can report it: dates to the microsecond, NaNs equal
+/// whatever their payload; everything else exact.
+func peerEqual(_ a: PropertyListValue, _ b: PropertyListValue) -> Bool {
+    switch (a, b) {
+    case let (.date(x), .date(y)):
+        let micros = { (d: Date) in (d.timeIntervalSinceReferenceDate * 1_000_000).rounded() }
+        return abs(micros(x) - micros(y)) <= 1
+    case let (.real(x), .real(y)):
+        return x.isNaN && y.isNaN || x.bitPattern == y.bitPattern
+    case let (.array(x), .array(y)):
+        return x.count == y.count && zip(x, y).allSatisfy(peerEqual)
+    case let (.dictionary(x), .dictionary(y)):
+        return x.count == y.count && x.allSatisfy { entry in y[entry.key].map { peerEqual(entry.value, $0) } ?? false }
+    default:
+        return a == b
+    }
+}
+
+/// Runs a program and returns its exit status, standard output and error.
+@discardableResult
+func run(_ executable: String, _ arguments: [String], stdin: Data? = nil) throws -> (status: Int32, stdout: Data, stderr: Data) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    let out = Pipe(), err = Pipe(), input = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = stdin == nil ? FileHandle.nullDevice : input
+    try process.run()
+    if let stdin {
+        input.fileHandleForWriting.write(stdin)
+        try input.fileHandleForWriting.close()
+    }
+    // Read both pipes before waiting so a full pipe cannot block the child.
+    nonisolated(unsafe) var errData = Data()
+    let group = DispatchGroup()
+    group.enter()
+    DispatchQueue.global().async { errData = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    group.wait()
+    process.waitUntilExit()
+    return (process.terminationStatus, outData, errData)
+}
+
+/// Finds a program on PATH, or nil.
+func which(_ name: String) -> String? {
+    for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
+        let path = "\(directory)/\(name)"
+        if FileManager.default.isExecutableFile(atPath: path) { return path }
+    }
+    return nil
+}
