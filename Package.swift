@@ -38,17 +38,24 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // A peer for the tests: Linux Foundation's reader, in its own process
+        // because Foundation traps on some inputs.
+        .executableTarget(
+            name: "foundation-peer",
+            path: "Tests/PeerTools/FoundationPeer"
+        ),
         .testTarget(
             name: "PropertyListTests",
             dependencies: [
                 "PropertyList",
+                "foundation-peer",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "PlistkitTests",
-            dependencies: ["PropertyList"],
+            dependencies: ["PropertyList", "plistkit"],
             swiftSettings: strictSettings
         ),
     ]

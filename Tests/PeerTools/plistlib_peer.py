@@ -7,7 +7,8 @@ plistlib and prints its value as typed JSON (see Specs/golden-files.md):
   "value": "YYYY-MM-DDTHH:MM:SS.ffffffZ"}, {"type": "data", "value": base64},
   {"type": "uid", "value": "7"}, {"type": "null"}, string, bool, array.
 
-Exit 0 printed, 1 refused by plistlib. XML dicts whose only key is CF$UID
+With several files, prints one line per file; a file plistlib refuses gets
+a line starting with "!". Exit 0 if every file was read, 1 otherwise. XML dicts whose only key is CF$UID
 (an integer in [0, 2^32)) are UIDs, as CoreFoundation reads them.
 """
 import base64
@@ -49,14 +50,17 @@ def typed(v, xml):
 
 
 def main():
-    data = open(sys.argv[1], "rb").read()
-    try:
-        value = plistlib.loads(data)
-    except Exception as e:  # plistlib raises many kinds on bad input
-        print("plistlib refused: %s: %s" % (type(e).__name__, e), file=sys.stderr)
-        return 1
-    print(json.dumps(typed(value, not data.startswith(b"bplist")), ensure_ascii=True, sort_keys=True))
-    return 0
+    status = 0
+    for path in sys.argv[1:]:
+        data = open(path, "rb").read()
+        try:
+            value = plistlib.loads(data)
+        except Exception as e:  # plistlib raises many kinds on bad input
+            print("!plistlib refused: %s: %s" % (type(e).__name__, str(e).replace("\n", " ")))
+            status = 1
+            continue
+        print(json.dumps(typed(value, not data.startswith(b"bplist")), ensure_ascii=True, sort_keys=True))
+    return status
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ enum Paths {
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         var url = URL(fileURLWithPath: executable).deletingLastPathComponent()
         // On Linux the test runner is `<products>/<Package>PackageTests.xctest`.
-        while url.path != "/", !FileManager.default.fileExists(atPath: url.appendingPathComponent("plistkit").path) {
+        while url.path != "/", !FileManager.default.fileExists(atPath: url.appendingPathComponent("foundation-peer").path) {
             url.deleteLastPathComponent()
         }
         return url

@@ -1,17 +1,28 @@
 // Peer reader for ActivityCodec's tests: reads a property list with Linux
 // Foundation's PropertyListSerialization and prints it as typed JSON (the same
-// form as plistlib_peer.py; see Specs/golden-files.md). Exit 1 when refused.
+// form as plistlib_peer.py; see Specs/golden-files.md), one line per file.
 // It lives in its own executable because Foundation traps on some inputs.
 import Foundation
 
 func typed(_ value: Any) -> String {
+    // ASCII-only JSON strings: Foundation's own JSON parser drops a raw U+FEFF
+    // that follows an escape sequence, so nothing non-ASCII is left raw.
     func quote(_ s: String) -> String {
-        let data = try! JSONSerialization.data(withJSONObject: [s], options: [])
-        let text = String(decoding: data, as: UTF8.self)
-        return String(text.dropFirst().dropLast())
+        var out = "\""
+        for unit in s.utf16 {
+            switch unit {
+            case 0x22: out += "\\\""
+            case 0x5C: out += "\\\\"
+            case 0x20..<0x7F: out.unicodeScalars.append(Unicode.Scalar(UInt8(unit)))
+            default: out += String(format: "\\u%04x", unit)
+            }
+        }
+        return out + "\""
     }
     func node(_ type: String, _ value: String) -> String { "{\"type\":\"\(type)\",\"value\":\(value)}" }
     switch value {
+    case is NSNull:
+        return "{\"type\":\"null\"}"
     case let string as String:
         return node("string", quote(string))
     case let date as Date:
@@ -62,15 +73,20 @@ func typed(_ value: Any) -> String {
     }
 }
 
-let arguments = CommandLine.arguments
-guard arguments.count == 2, let data = FileManager.default.contents(atPath: arguments[1]) else {
-    FileHandle.standardError.write("usage: foundation-peer FILE\n".data(using: .utf8)!)
-    exit(2)
+// One line per file: the typed JSON, or "!" and the reason Foundation refused it.
+var status: Int32 = 0
+for path in CommandLine.arguments.dropFirst() {
+    guard let data = FileManager.default.contents(atPath: path) else {
+        print("!cannot read \(path)")
+        status = 1
+        continue
+    }
+    do {
+        let value = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+        print(typed(value))
+    } catch {
+        print("!Foundation refused: \(error)".replacingOccurrences(of: "\n", with: " "))
+        status = 1
+    }
 }
-do {
-    let value = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
-    print(typed(value))
-} catch {
-    FileHandle.standardError.write("Foundation refused: \(error)\n".data(using: .utf8)!)
-    exit(1)
-}
+exit(status)

@@ -1,0 +1,65 @@
+import Foundation
+import PropertyList
+import Testing
+
+/// Shared-reference bombs and other inputs that would take unbounded time or
+/// memory if decoded naively (Specs/binary-plist.md, "Limits").
+@Suite("Binary expansion and resource bounds")
+struct ExpansionTests {
+    /// `levels` arrays, each holding the next one twice: 2^levels leaves in a few hundred bytes.
+    static func bomb(levels: Int, width: Int = 2) -> [UInt8] {
+        var objects: [[UInt8]] = (0..<levels).map { [0xA0 | UInt8(width)] + Array(repeating: UInt8($0 + 1), count: width) }
+        objects.append([0x09])
+        return bplist(objects)
+    }
+
+    @Test("expansionLimitExceeded: a 2^60-node bomb of a few hundred bytes is refused quickly, not expanded")
+    func bomb60() {
+        let file = Self.bomb(levels: 60)
+        #expect(file.count < 300)
+        let clock = ContinuousClock()
+        var error: PropertyListError?
+        let elapsed = clock.measure { error = binaryError(file) }
+        #expect(error?.code == .expansionLimitExceeded)
+        #expect(elapsed < .milliseconds(100), "took \(elapsed)")
+    }
+
+    @Test("a bomb just under the limit decodes, sharing storage")
+    func underTheLimit() throws {
+        var limits = PropertyListLimits()
+        limits.maxMaterializedNodes = (1 << 11) - 1  // 2^10 leaves + 2^10 - 1 arrays
+        let value = try BinaryPropertyListReader(limits: limits).read(Self.bomb(levels: 10))
+        var depth = 0
+        var cursor = value
+        while case .array(let elements) = cursor { depth += 1; cursor = elements[0] }
+        #expect(depth == 10)
+        limits.maxMaterializedNodes -= 1
+        #expect(binaryError(Self.bomb(levels: 10), limits: limits)?.code == .expansionLimitExceeded)
+    }
+
+    @Test("expansionLimitExceeded: wide sharing (one array referenced by every slot) is refused")
+    func wideBomb() {
+        let file = Self.bomb(levels: 8, width: 14)  // 14^8 ≈ 1.5e9 leaves
+        #expect(binaryError(file)?.code == .expansionLimitExceeded)
+    }
+
+    @Test("dictionary keys count as nodes too")
+    func dictionaryBomb() {
+        // 40 dictionaries {k: next, j: next}: 2^40 values.
+        var objects: [[UInt8]] = [[0x51, 0x6B], [0x51, 0x6A]]
+        for level in 0..<40 { objects.append([0xD2, 0, 1, UInt8(level + 3), UInt8(level + 3)]) }
+        objects.append([0x09])
+        #expect(binaryError(bplist(objects, top: 2))?.code == .expansionLimitExceeded)
+    }
+
+    @Test("huge declared counts are refused before any allocation")
+    func hugeCounts() {
+        let clock = ContinuousClock()
+        let elapsed = clock.measure {
+            #expect(binaryError(bplist([[0xAF, 0x13] + bigEndian(1 << 59, width: 8)]))?.code == .objectOverrun)
+            #expect(binaryError(bplist([[0x4F, 0x13] + bigEndian(UInt64(Int64.max), width: 8)]))?.code == .objectOverrun)
+            #expect(binaryError(bplist([[0xDF, 0x12, 0x7F, 0xFF, 0xFF, 0xFF]]))?.code == .objectOverrun)
+        }
+        #expect(elapsed < .milliseconds(100))
+    }
+}
