@@ -44,10 +44,20 @@ let package = Package(
             name: "foundation-peer",
             path: "Tests/PeerTools/FoundationPeer"
         ),
+        // Helpers shared by the test targets: paths, peers, typed JSON, value generators.
+        .target(
+            name: "TestSupport",
+            dependencies: [
+                "PropertyList",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            path: "Tests/TestSupport"
+        ),
         .testTarget(
             name: "PropertyListTests",
             dependencies: [
                 "PropertyList",
+                "TestSupport",
                 "foundation-peer",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
@@ -55,7 +65,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PlistkitTests",
-            dependencies: ["PropertyList", "plistkit"],
+            dependencies: ["PropertyList", "TestSupport", "plistkit", "foundation-peer"],
             swiftSettings: strictSettings
         ),
     ]

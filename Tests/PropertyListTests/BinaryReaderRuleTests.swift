@@ -1,5 +1,6 @@
 import Foundation
 import PropertyList
+import TestSupport
 import Testing
 
 /// One test per rule of Specs/binary-plist.md, each with a small input written

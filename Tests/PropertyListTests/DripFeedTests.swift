@@ -1,5 +1,6 @@
 import Foundation
 import PropertyList
+import TestSupport
 import Testing
 
 /// Every proper prefix of a valid file is refused (Specs/binary-plist.md,

@@ -1,5 +1,6 @@
 import Foundation
 import PropertyList
+import TestSupport
 import Testing
 
 /// Shared-reference bombs and other inputs that would take unbounded time or

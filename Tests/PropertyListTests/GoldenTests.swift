@@ -1,5 +1,6 @@
 import Foundation
 import PropertyList
+import TestSupport
 import Testing
 
 /// Golden files (Specs/golden-files.md): inputs written by peers decode to the

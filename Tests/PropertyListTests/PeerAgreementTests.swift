@@ -1,6 +1,7 @@
 import Foundation
 import PropertyBased
 import PropertyList
+import TestSupport
 import Testing
 
 /// Our writer's output decodes to equal values in every peer

@@ -1,6 +1,7 @@
 import Foundation
 import PropertyBased
 import PropertyList
+import TestSupport
 import Testing
 
 @Suite("Binary round trips (property-based)")

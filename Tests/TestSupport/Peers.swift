@@ -1,30 +1,29 @@
 import Foundation
 import PropertyList
-import Testing
 
 /// The independent readers the tests compare against (Specs/golden-files.md,
 /// "Peers"): Python's plistlib, Linux Foundation's PropertyListSerialization
 /// (the `foundation-peer` executable) and libplist's `plistutil`.
-enum Peers {
-    struct Missing: Error, CustomStringConvertible { let description: String }
+public enum Peers {
+    public struct Missing: Error, CustomStringConvertible { public let description: String }
 
     /// What a peer made of each file: a value, or the reason it refused.
-    typealias Readings = [Result<PropertyListValue, Missing>]
+    public typealias Readings = [Result<PropertyListValue, Missing>]
 
-    static func plistlib(_ files: [URL]) throws -> Readings {
+    public static func plistlib(_ files: [URL]) throws -> Readings {
         guard let python = which("python3") else { throw Missing(description: "python3 is not installed") }
         let script = Paths.packageRoot.appendingPathComponent("Tests/PeerTools/plistlib_peer.py").path
         return try readings(try run(python, [script] + files.map(\.path)).stdout, count: files.count)
     }
 
-    static func foundation(_ files: [URL]) throws -> Readings {
+    public static func foundation(_ files: [URL]) throws -> Readings {
         let peer = Paths.product("foundation-peer").path
         guard FileManager.default.isExecutableFile(atPath: peer) else { throw Missing(description: "foundation-peer was not built") }
         return try readings(try run(peer, files.map(\.path)).stdout, count: files.count)
     }
 
     /// libplist reads each file and writes it back as binary; plistlib then reads that.
-    static func plistutil(_ files: [URL], in directory: URL) throws -> Readings {
+    public static func plistutil(_ files: [URL], in directory: URL) throws -> Readings {
         guard let plistutil = which("plistutil") else {
             throw Missing(description: "plistutil is not installed (apt-get install -y libplist-utils)")
         }
@@ -52,7 +51,7 @@ enum Peers {
     }
 
     /// A fresh temporary directory.
-    static func temporaryDirectory() throws -> URL {
+    public static func temporaryDirectory() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("activitycodec-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url

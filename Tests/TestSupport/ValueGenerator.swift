@@ -6,21 +6,26 @@ import PropertyList
 /// scalars (NUL and combining characters, surrogate-pair scalars, -0.0, NaN,
 /// infinities, subnormals, integers at every width boundary, UInt64 above
 /// Int64.max), and nested containers.
-struct ValueGenerator: Sendable {
+public struct ValueGenerator: Sendable {
     /// Which cases may appear (peers cannot all carry null, UIDs or extreme dates).
-    var allowNull = true
-    var allowUID = true
+    public var allowNull = true
+    public var allowUID = true
     /// Dates within years 1900...3000 only (what every peer's calendar handles).
-    var ordinaryDates = false
-    var maxDepth = 4
-    var maxWidth = 6
+    public var ordinaryDates = false
+    public var maxDepth = 4
+    public var maxWidth = 6
 
-    var generator: Generator<PropertyListValue, Shrink.None<PropertyListValue>> {
+    public init(allowNull: Bool = true, allowUID: Bool = true, ordinaryDates: Bool = false, maxDepth: Int = 4, maxWidth: Int = 6) {
+        (self.allowNull, self.allowUID, self.ordinaryDates) = (allowNull, allowUID, ordinaryDates)
+        (self.maxDepth, self.maxWidth) = (maxDepth, maxWidth)
+    }
+
+    public var generator: Generator<PropertyListValue, Shrink.None<PropertyListValue>> {
         let settings = self
         return Generator { rng in settings.value(depth: 0, using: &rng) }
     }
 
-    func value(depth: Int, using rng: inout any SeededRandomNumberGenerator) -> PropertyListValue {
+    public func value(depth: Int, using rng: inout any SeededRandomNumberGenerator) -> PropertyListValue {
         let containerWeight = depth < maxDepth ? 3 : 0
         let pick = Int.random(in: 0..<(10 + 2 * containerWeight), using: &rng)
         switch pick {
@@ -45,7 +50,7 @@ struct ValueGenerator: Sendable {
         }
     }
 
-    func string(using rng: inout any SeededRandomNumberGenerator) -> String {
+    public func string(using rng: inout any SeededRandomNumberGenerator) -> String {
         let alphabets: [[Unicode.Scalar]] = [
             Array("abcdefghijklmnopqrstuvwxyz".unicodeScalars),
             Array("ABC xyz 0123456789.,;:-_/\\\"'<>&[]{}".unicodeScalars),
@@ -63,7 +68,7 @@ struct ValueGenerator: Sendable {
         return String(scalars)
     }
 
-    func integer(using rng: inout any SeededRandomNumberGenerator) -> PropertyListInteger {
+    public func integer(using rng: inout any SeededRandomNumberGenerator) -> PropertyListInteger {
         let boundaries: [PropertyListInteger] = [0, 1, 255, 256, 65535, 65536, 4_294_967_295, 4_294_967_296,
                                                  PropertyListInteger(Int64.max), PropertyListInteger(UInt64(Int64.max) + 1),
                                                  PropertyListInteger(UInt64.max), -1, PropertyListInteger(Int64.min)]
@@ -75,7 +80,7 @@ struct ValueGenerator: Sendable {
         }
     }
 
-    func real(using rng: inout any SeededRandomNumberGenerator) -> Double {
+    public func real(using rng: inout any SeededRandomNumberGenerator) -> Double {
         let specials: [Double] = [0, -0.0, .infinity, -.infinity, .nan, .leastNonzeroMagnitude, .greatestFiniteMagnitude, 0.1, 1e-7, 1e21, 3]
         switch Int.random(in: 0...3, using: &rng) {
         case 0: return specials.randomElement(using: &rng)!
@@ -84,7 +89,7 @@ struct ValueGenerator: Sendable {
         }
     }
 
-    func date(using rng: inout any SeededRandomNumberGenerator) -> Date {
+    public func date(using rng: inout any SeededRandomNumberGenerator) -> Date {
         if ordinaryDates || Bool.random(using: &rng) {
             // 1900-01-01 ... 2999-12-31, whole or fractional seconds.
             let seconds = Double(Int64.random(in: -3_155_673_600...31_556_889_599, using: &rng))

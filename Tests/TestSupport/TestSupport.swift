@@ -1,19 +1,18 @@
 import Foundation
 import PropertyList
-import Testing
 
 /// Paths of the package and of the built products, for tests that read the
 /// corpus or run the built tools.
-enum Paths {
+public enum Paths {
     /// The package root (this file is Tests/PropertyListTests/TestSupport.swift).
-    static let packageRoot: URL = URL(fileURLWithPath: #filePath)
+    public static let packageRoot: URL = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    static let golden = packageRoot.appendingPathComponent("Corpus/golden")
-    static let regressions = packageRoot.appendingPathComponent("Corpus/regressions")
+    public static let golden = packageRoot.appendingPathComponent("Corpus/golden")
+    public static let regressions = packageRoot.appendingPathComponent("Corpus/regressions")
 
     /// The directory holding the test bundle and the package's executables.
-    static let products: URL = {
+    public static let products: URL = {
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         var url = URL(fileURLWithPath: executable).deletingLastPathComponent()
         // On Linux the test runner is `<products>/<Package>PackageTests.xctest`.
@@ -23,13 +22,13 @@ enum Paths {
         return url
     }()
 
-    static func product(_ name: String) -> URL { products.appendingPathComponent(name) }
+    public static func product(_ name: String) -> URL { products.appendingPathComponent(name) }
 }
 
 /// Builds a `bplist00` file from object encodings laid out in order after the
 /// header, with an offset table and trailer computed from them. Tests write the
 /// object bytes by hand from the spec; this only does the bookkeeping.
-func bplist(_ objects: [[UInt8]], top: Int = 0, offsetSize: Int? = nil, referenceSize: Int = 1) -> [UInt8] {
+public func bplist(_ objects: [[UInt8]], top: Int = 0, offsetSize: Int? = nil, referenceSize: Int = 1) -> [UInt8] {
     var bytes = Array("bplist00".utf8)
     var offsets: [Int] = []
     for object in objects {
@@ -46,12 +45,12 @@ func bplist(_ objects: [[UInt8]], top: Int = 0, offsetSize: Int? = nil, referenc
     return bytes
 }
 
-func bigEndian(_ value: UInt64, width: Int) -> [UInt8] {
+public func bigEndian(_ value: UInt64, width: Int) -> [UInt8] {
     (0..<width).reversed().map { UInt8(truncatingIfNeeded: value >> (UInt64($0) * 8)) }
 }
 
 /// Decodes with the binary reader, returning the error (or nil when accepted).
-func binaryError(_ bytes: [UInt8], limits: PropertyListLimits = .default) -> PropertyListError? {
+public func binaryError(_ bytes: [UInt8], limits: PropertyListLimits = .default) -> PropertyListError? {
     do {
         _ = try BinaryPropertyListReader(limits: limits).read(bytes)
         return nil
@@ -62,15 +61,15 @@ func binaryError(_ bytes: [UInt8], limits: PropertyListLimits = .default) -> Pro
 
 // MARK: - Typed JSON of the peers (Tests/PeerTools, Specs/golden-files.md)
 
-enum TypedJSON {
-    struct Malformed: Error, CustomStringConvertible { let description: String }
+public enum TypedJSON {
+    public struct Malformed: Error, CustomStringConvertible { public let description: String }
 
     /// Parses typed JSON text into a value.
-    static func value(from data: Data) throws -> PropertyListValue {
+    public static func value(from data: Data) throws -> PropertyListValue {
         try value(fromObject: try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]))
     }
 
-    static func value(fromObject object: Any) throws -> PropertyListValue {
+    public static func value(fromObject object: Any) throws -> PropertyListValue {
         guard let node = object as? [String: Any], let type = node["type"] as? String else {
             throw Malformed(description: "not a typed node: \(object)")
         }
@@ -104,7 +103,7 @@ enum TypedJSON {
     }
 
     /// `YYYY-MM-DDTHH:MM:SS.ffffffZ` to a date.
-    static func date(_ text: String) throws -> Date {
+    public static func date(_ text: String) throws -> Date {
         let parts = text.dropLast().split(separator: ".")
         let fields = parts[0].split(whereSeparator: { "-T:".contains($0) }).map { Int($0)! }
         let civil = CivilTime(year: fields[0], month: fields[1], day: fields[2], hour: fields[3], minute: fields[4], second: fields[5])
@@ -120,7 +119,7 @@ enum TypedJSON {
 
 /// Equality as the peers can report it: dates to the microsecond, NaNs equal
 /// whatever their payload; everything else exact.
-func peerEqual(_ a: PropertyListValue, _ b: PropertyListValue) -> Bool {
+public func peerEqual(_ a: PropertyListValue, _ b: PropertyListValue) -> Bool {
     switch (a, b) {
     case let (.date(x), .date(y)):
         let micros = { (d: Date) in (d.timeIntervalSinceReferenceDate * 1_000_000).rounded() }
@@ -138,7 +137,7 @@ func peerEqual(_ a: PropertyListValue, _ b: PropertyListValue) -> Bool {
 
 /// Runs a program and returns its exit status, standard output and error.
 @discardableResult
-func run(_ executable: String, _ arguments: [String], stdin: Data? = nil) throws -> (status: Int32, stdout: Data, stderr: Data) {
+public func run(_ executable: String, _ arguments: [String], stdin: Data? = nil) throws -> (status: Int32, stdout: Data, stderr: Data) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
@@ -163,7 +162,7 @@ func run(_ executable: String, _ arguments: [String], stdin: Data? = nil) throws
 }
 
 /// Finds a program on PATH, or nil.
-func which(_ name: String) -> String? {
+public func which(_ name: String) -> String? {
     for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
         let path = "\(directory)/\(name)"
         if FileManager.default.isExecutableFile(atPath: path) { return path }

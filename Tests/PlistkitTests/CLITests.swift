@@ -1,0 +1,155 @@
+import Foundation
+import PropertyList
+import TestSupport
+import Testing
+
+/// Runs the built `plistkit` and checks standard output, standard error and
+/// the exit status (Specs/plistkit.md).
+@Suite("plistkit CLI")
+struct CLITests {
+    static let plistkit = Paths.product("plistkit").path
+
+    static func plistkit(_ arguments: String..., stdin: Data? = nil) throws -> (status: Int32, stdout: String, stderr: String, raw: Data) {
+        let result = try run(plistkit, arguments, stdin: stdin)
+        return (result.status, String(decoding: result.stdout, as: UTF8.self), String(decoding: result.stderr, as: UTF8.self), result.stdout)
+    }
+
+    static func golden(_ path: String) -> String { Paths.golden.appendingPathComponent(path).path }
+
+    /// A temporary directory holding one file with `bytes`.
+    static func scratch(_ name: String, _ bytes: [UInt8]) throws -> (directory: URL, file: String) {
+        let directory = try Peers.temporaryDirectory()
+        let file = directory.appendingPathComponent(name)
+        try Data(bytes).write(to: file)
+        return (directory, file.path)
+    }
+
+    @Test("lint: FILE: OK for each valid file, exit 0")
+    func lintValid() throws {
+        let a = Self.golden("plistlib/scalars.bplist"), b = Self.golden("foundation/uids.bplist")
+        let result = try Self.plistkit("lint", a, b)
+        #expect(result.status == 0)
+        #expect(result.stdout == "\(a): OK\n\(b): OK\n")
+        #expect(result.stderr.isEmpty)
+    }
+
+    @Test("lint: the reason, offset and key path of a bad file, exit 1, other files still checked")
+    func lintInvalid() throws {
+        // {"k": [<ASCII string with byte 0xFF>]}
+        let bad = bplist([[0xD1, 1, 2], [0x51, 0x6B], [0xA1, 3], [0x51, 0xFF]])
+        let (directory, file) = try Self.scratch("bad.bplist", bad)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let good = Self.golden("plistlib/top-string.bplist")
+        let result = try Self.plistkit("lint", file, good)
+        #expect(result.status == 1)
+        #expect(result.stdout == "\(file): byte 0xFF in an ASCII string (at offset 16, key path k[0])\n\(good): OK\n")
+    }
+
+    @Test("lint: unreadable and non-plist inputs are one clean line each")
+    func lintUnreadable() throws {
+        let result = try Self.plistkit("lint", "/nonexistent/file.plist", "/etc/hostname")
+        #expect(result.status == 1)
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines[0].hasPrefix("/nonexistent/file.plist: cannot open"))
+        #expect(lines[1] == "/etc/hostname: not a property list (neither binary nor XML) (at offset 0)")
+    }
+
+    @Test("print: a readable sorted tree like plutil -p")
+    func printTree() throws {
+        let result = try Self.plistkit("print", Self.golden("plistlib/empty-containers.bplist"))
+        #expect(result.status == 0)
+        #expect(result.stdout == """
+        {
+          "array" => [
+          ]
+          "data" => {length = 0, bytes = 0x}
+          "dict" => {
+          }
+          "nested" => [
+            0 => [
+            ]
+            1 => {
+            }
+            2 => [
+              0 => [
+              ]
+            ]
+          ]
+          "string" => ""
+        }
+
+        """)
+    }
+
+    @Test("print: bad input gives one line on stderr and exit 1, nothing on stdout")
+    func printInvalid() throws {
+        let result = try Self.plistkit("print", "-", stdin: Data("bplist00 but not really, this is far too short".utf8))
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.hasPrefix("plistkit: -: "))
+        #expect(result.stderr.filter { $0 == "\n" }.count == 1)
+    }
+
+    @Test("convert --format binary1 to stdout decodes to the same value")
+    func convertBinaryToStdout() throws {
+        let input = Self.golden("foundation/userinfo-like.bplist")
+        let result = try Self.plistkit("convert", input, "--format", "binary1")
+        #expect(result.status == 0)
+        let original = try BinaryPropertyListReader().read(Data(contentsOf: URL(fileURLWithPath: input)))
+        #expect(try BinaryPropertyListReader().read(result.raw) == original)
+    }
+
+    @Test("convert -o writes the file atomically; - reads standard input")
+    func convertToFile() throws {
+        let directory = try Peers.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = directory.appendingPathComponent("out.bplist").path
+        let input = try Data(contentsOf: URL(fileURLWithPath: Self.golden("plistutil/array-of-dicts.bplist")))
+        let result = try Self.plistkit("convert", "-", "--format", "binary1", "-o", output, stdin: input)
+        #expect(result.status == 0)
+        #expect(result.stdout.isEmpty)
+        #expect(try BinaryPropertyListReader().read(Data(contentsOf: URL(fileURLWithPath: output))) == BinaryPropertyListReader().read(input))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["out.bplist"])
+    }
+
+    @Test("convert --format json: plain JSON for JSON-representable values")
+    func convertJSON() throws {
+        let (directory, file) = try Self.scratch("in.bplist", try BinaryPropertyListWriter().writeBytes(
+            ["b": [1, -2.5, true, .null], "a": "x\"y\n", "big": .integer(PropertyListInteger(UInt64.max))]))
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try Self.plistkit("convert", file, "--format", "json")
+        #expect(result.status == 0)
+        #expect(result.stdout == #"{"a":"x\"y\n","b":[1,-2.5,true,null],"big":18446744073709551615}"#)
+    }
+
+    @Test("convert failure: exit 1, one line naming the key path, and no output file or temporary left behind")
+    func convertFailureLeavesNothing() throws {
+        let (directory, file) = try Self.scratch("in.bplist", try BinaryPropertyListWriter().writeBytes(["when": ["ok", .date(Date())]]))
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = directory.appendingPathComponent("out.json").path
+        let result = try Self.plistkit("convert", file, "--format", "json", "-o", output)
+        #expect(result.status == 1)
+        #expect(result.stderr == "plistkit: \(file): JSON cannot represent a date value (key path when[1])\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["in.bplist"])
+    }
+
+    @Test("convert over an existing file keeps it intact when the conversion fails")
+    func convertFailureKeepsExisting() throws {
+        let (directory, file) = try Self.scratch("in.bplist", [0x62, 0x70])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = directory.appendingPathComponent("existing.bplist")
+        try Data("precious".utf8).write(to: output)
+        let result = try Self.plistkit("convert", file, "--format", "binary1", "-o", output.path)
+        #expect(result.status == 1)
+        #expect(try Data(contentsOf: output) == Data("precious".utf8))
+    }
+
+    @Test("usage errors exit non-zero without a stack trace")
+    func usage() throws {
+        let result = try Self.plistkit("convert", "x", "--format", "yaml")
+        #expect(result.status != 0)
+        #expect(!result.stderr.contains("Fatal error"))
+        #expect(result.stderr.contains("yaml"))
+    }
+}
