@@ -17,6 +17,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "PropertyList", targets: ["PropertyList"]),
+        .library(name: "KeyedArchive", targets: ["KeyedArchive"]),
         .executable(name: "plistkit", targets: ["plistkit"]),
     ],
     dependencies: [
@@ -30,10 +31,19 @@ let package = Package(
             dependencies: [.product(name: "OrderedCollections", package: "swift-collections")],
             swiftSettings: strictSettings
         ),
+        .target(
+            name: "KeyedArchive",
+            dependencies: [
+                "PropertyList",
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "plistkit",
             dependencies: [
                 "PropertyList",
+                "KeyedArchive",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings

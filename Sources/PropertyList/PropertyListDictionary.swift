@@ -1,15 +1,19 @@
 internal import OrderedCollections
 
-/// The entries of a property-list dictionary: string keys, each at most once,
-/// in insertion order.
+/// The entries of a property-list dictionary.
+public typealias PropertyListDictionary = StringKeyedDictionary<PropertyListValue>
+
+/// String-keyed entries, each key at most once, in insertion order: the
+/// dictionaries of property lists and of userInfo values.
 ///
 /// Keys are unique under Swift's `String` equality, which treats canonically
 /// equivalent spellings (`"é"` and `"e\u{301}"`) as one key; readers refuse
 /// input holding two such keys as ``PropertyListError/Code/duplicateKey``
 /// rather than silently keep one. Two dictionaries are equal when they hold
-/// exactly equal entries, in any order. See `Specs/value-model.md`.
-public struct PropertyListDictionary: Sendable {
-    internal var storage: OrderedDictionary<String, PropertyListValue>
+/// exactly equal entries (keys compared scalar by scalar), in any order.
+/// See `Specs/value-model.md`.
+public struct StringKeyedDictionary<Value: Hashable & Sendable>: Sendable {
+    internal var storage: OrderedDictionary<String, Value>
 
     /// Creates an empty dictionary.
     public init() { storage = [:] }
@@ -20,7 +24,7 @@ public struct PropertyListDictionary: Sendable {
     }
 
     /// Creates a dictionary from key-value pairs; repeated keys trap.
-    public init(uniqueKeysWithValues pairs: some Sequence<(String, PropertyListValue)>) {
+    public init(uniqueKeysWithValues pairs: some Sequence<(String, Value)>) {
         storage = OrderedDictionary(uniqueKeysWithValues: pairs)
     }
 
@@ -31,10 +35,10 @@ public struct PropertyListDictionary: Sendable {
     /// The keys in insertion order.
     public var keys: [String] { Array(storage.keys) }
     /// The values in insertion order.
-    public var values: [PropertyListValue] { Array(storage.values) }
+    public var values: [Value] { Array(storage.values) }
 
     /// The value stored under `key`; assigning nil removes the entry.
-    public subscript(key: String) -> PropertyListValue? {
+    public subscript(key: String) -> Value? {
         get { storage[key] }
         set { storage[key] = newValue }
     }
@@ -42,7 +46,7 @@ public struct PropertyListDictionary: Sendable {
     /// Adds an entry unless the key is already present (under Swift's
     /// `String` equality). Returns false, changing nothing, for a repeated key.
     @discardableResult
-    public mutating func insertNew(_ value: PropertyListValue, forKey key: String) -> Bool {
+    public mutating func insertNew(_ value: Value, forKey key: String) -> Bool {
         guard storage.index(forKey: key) == nil else { return false }
         storage[key] = value
         return true
@@ -51,32 +55,39 @@ public struct PropertyListDictionary: Sendable {
     /// The keys in the order writers use: ascending by UTF-16 code units,
     /// as CoreFoundation sorts them. See `Specs/binary-plist.md`, "Key order".
     public var sortedKeys: [String] {
-        storage.keys.sorted { PropertyListDictionary.utf16Precedes($0, $1) }
+        storage.keys.sorted(by: utf16Precedes)
     }
 
-    /// Orders strings by UTF-16 code units, CoreFoundation's literal order.
-    public static func utf16Precedes(_ a: String, _ b: String) -> Bool {
-        var left = a.utf16.makeIterator()
-        var right = b.utf16.makeIterator()
-        while true {
-            switch (left.next(), right.next()) {
-            case let (x?, y?): if x != y { return x < y }
-            case (nil, _?): return true
-            case (_, nil): return false
-            }
+    /// Returns a dictionary with the same keys and transformed values.
+    public func mapValues<T>(_ transform: (Value) throws -> T) rethrows -> StringKeyedDictionary<T> {
+        var result = StringKeyedDictionary<T>(minimumCapacity: count)
+        for (key, value) in storage { result.storage[key] = try transform(value) }
+        return result
+    }
+}
+
+/// Orders strings by UTF-16 code units, CoreFoundation's literal order.
+public func utf16Precedes(_ a: String, _ b: String) -> Bool {
+    var left = a.utf16.makeIterator()
+    var right = b.utf16.makeIterator()
+    while true {
+        switch (left.next(), right.next()) {
+        case let (x?, y?): if x != y { return x < y }
+        case (nil, _?): return true
+        case (_, nil): return false
         }
     }
 }
 
-extension PropertyListDictionary: RandomAccessCollection {
-    public typealias Element = (key: String, value: PropertyListValue)
+extension StringKeyedDictionary: RandomAccessCollection {
+    public typealias Element = (key: String, value: Value)
     public typealias Index = Int
     public var startIndex: Int { 0 }
     public var endIndex: Int { storage.count }
     public subscript(position: Int) -> Element { storage.elements[position] }
 }
 
-extension PropertyListDictionary: Hashable {
+extension StringKeyedDictionary: Hashable {
     /// Equal when both hold exactly equal keys and values, in any order.
     public static func == (lhs: Self, rhs: Self) -> Bool {
         guard lhs.count == rhs.count else { return false }
@@ -102,9 +113,9 @@ extension PropertyListDictionary: Hashable {
     }
 }
 
-extension PropertyListDictionary: ExpressibleByDictionaryLiteral {
+extension StringKeyedDictionary: ExpressibleByDictionaryLiteral {
     /// Creates a dictionary from a literal; repeated keys trap.
-    public init(dictionaryLiteral elements: (String, PropertyListValue)...) {
+    public init(dictionaryLiteral elements: (String, Value)...) {
         self.init(uniqueKeysWithValues: elements)
     }
 }

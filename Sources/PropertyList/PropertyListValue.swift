@@ -128,17 +128,14 @@ extension PropertyListValue: Hashable {
 
 /// String comparison by Unicode scalars, not by Swift's canonical
 /// equivalence: a codec must not conflate two spellings a peer keeps apart.
-@usableFromInline
-internal enum ExactString {
-    @usableFromInline
-    static func equal(_ a: String, _ b: String) -> Bool {
+package enum ExactString {
+    package static func equal(_ a: String, _ b: String) -> Bool {
         // Equal scalars imply canonical equivalence, so the fast `==` can rule out most pairs.
         guard a == b else { return false }
         return a.utf8.elementsEqual(b.utf8)
     }
 
-    @usableFromInline
-    static func hash(_ s: String, into hasher: inout Hasher) {
+    package static func hash(_ s: String, into hasher: inout Hasher) {
         var copy = s
         copy.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
     }

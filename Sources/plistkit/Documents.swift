@@ -1,13 +1,22 @@
+import ArgumentParser
+import FoundationEssentials
+import KeyedArchive
 import PropertyList
 
 /// Decoding and encoding of whole documents for the verbs, in one place.
 enum Documents {
-    /// The formats `convert` writes, named as plutil names them.
+    /// The formats `convert` writes, named as plutil names them (plus typed JSON).
     enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
         case binary1, json
+        case typedJSON = "typed-json"
     }
 
-    /// Decodes bytes in whichever format they are in.
+    /// The formats `archive` writes.
+    enum ArchiveFormat: String, CaseIterable, ExpressibleByArgument {
+        case binary1
+    }
+
+    /// Decodes bytes in whichever property-list format they are in.
     static func decode(_ bytes: [UInt8], limits: PropertyListLimits = .default) throws(PropertyListError) -> PropertyListValue {
         switch PropertyListFormat.detect(bytes) {
         case .binary:
@@ -24,8 +33,14 @@ enum Documents {
         switch format {
         case .binary1: return try BinaryPropertyListWriter().writeBytes(value)
         case .json: return Array(try PlainJSONWriter().write(value))
+        case .typedJSON: return Array(TypedJSONWriter(pretty: true).write(value)) + [0x0A]
+        }
+    }
+
+    /// Encodes a property list (an archive) in an archive format.
+    static func encode(_ value: PropertyListValue, as format: ArchiveFormat) throws(PropertyListError) -> [UInt8] {
+        switch format {
+        case .binary1: return try BinaryPropertyListWriter().writeBytes(value)
         }
     }
 }
-
-import ArgumentParser

@@ -1,4 +1,5 @@
 import ArgumentParser
+import KeyedArchive
 import PropertyList
 
 /// `plistkit print FILE`: a readable tree, like `plutil -p`.
@@ -12,7 +13,13 @@ struct Print: ParsableCommand {
         do {
             let bytes = try Files.read(file, limit: PropertyListLimits.default.maxInputBytes)
             let value = try Documents.decode(bytes)
-            print(value.description)
+            // A keyed archive of userInfo values prints as the userInfo tree;
+            // any other property list (other archives included) as itself.
+            if KeyedArchiveReader.isArchive(value), let userInfo = try? KeyedArchiveReader().unarchive(value) {
+                print(userInfo.description)
+            } else {
+                print(value.description)
+            }
         } catch {
             Files.complain("plistkit: \(file): \(error)")
             throw ExitCode(1)

@@ -1,0 +1,52 @@
+/// The classes a userInfo archive may hold, with the class chains Apple's
+/// NSKeyedArchiver writes for them (most specific first) and the fields each
+/// reads. See `Specs/keyed-archive.md`, "Classes".
+enum ArchiveClass: String, CaseIterable, Sendable {
+    case array = "NSArray", mutableArray = "NSMutableArray"
+    case dictionary = "NSDictionary", mutableDictionary = "NSMutableDictionary"
+    case set = "NSSet", mutableSet = "NSMutableSet"
+    case string = "NSString", mutableString = "NSMutableString"
+    case data = "NSData", mutableData = "NSMutableData"
+    case date = "NSDate"
+    case null = "NSNull"
+    case uuid = "NSUUID"
+    case url = "NSURL"
+
+    /// The chain Apple writes in `$classes`.
+    var chain: [String] {
+        switch self {
+        case .mutableArray: return ["NSMutableArray", "NSArray", "NSObject"]
+        case .mutableDictionary: return ["NSMutableDictionary", "NSDictionary", "NSObject"]
+        case .mutableSet: return ["NSMutableSet", "NSSet", "NSObject"]
+        case .mutableString: return ["NSMutableString", "NSString", "NSObject"]
+        case .mutableData: return ["NSMutableData", "NSData", "NSObject"]
+        default: return [rawValue, "NSObject"]
+        }
+    }
+
+    /// The `NS.` fields the class reads; any other `NS.` or `$` field is refused.
+    var fields: Set<String> {
+        switch self {
+        case .array, .mutableArray, .set, .mutableSet: return [Field.objects]
+        case .dictionary, .mutableDictionary: return [Field.keys, Field.objects]
+        case .string, .mutableString: return [Field.string]
+        case .data, .mutableData: return [Field.data]
+        case .date: return [Field.time]
+        case .null: return []
+        case .uuid: return [Field.uuidBytes]
+        case .url: return [Field.base, Field.relative]
+        }
+    }
+}
+
+/// Names in archives.
+enum Field {
+    static let archiver = "$archiver", version = "$version", top = "$top", objects$ = "$objects"
+    static let root = "root", legacyRoot = "$$0"
+    static let nullObject = "$null"
+    static let `class` = "$class", classname = "$classname", classes = "$classes", classhints = "$classhints"
+    static let objects = "NS.objects", keys = "NS.keys", string = "NS.string", data = "NS.data"
+    static let time = "NS.time", uuidBytes = "NS.uuidbytes", base = "NS.base", relative = "NS.relative"
+    static let archiverName = "NSKeyedArchiver"
+    static let archiveVersion = 100_000
+}

@@ -1,0 +1,183 @@
+public import FoundationEssentials
+public import PropertyList
+
+/// Writes userInfo values as NSKeyedArchiver archives, the form in which
+/// Apple's system archives a Handoff `userInfo`, so that Apple's
+/// `NSKeyedUnarchiver` (with secure coding and the ten classes) reads them.
+///
+/// The archive follows what macOS's NSKeyedArchiver writes: `$archiver`,
+/// `$version` 100000, `$top` with root key `root`, `$objects` starting with
+/// `$null`, objects numbered in the order the archiver meets them (an
+/// object, then its members, then its class entry when first needed),
+/// class entries with full class chains, `NS.*` fields as Apple's classes
+/// encode them, equal strings, numbers and data stored once, `NSNull` once.
+/// Output is deterministic: dictionary keys in UTF-16 order, set members in
+/// typed-JSON order. See `Specs/keyed-archive.md`, "Writer".
+///
+/// ```swift
+/// let data = try KeyedArchiveWriter().write(["id": .uuid(UUID()), "page": 3])
+/// ```
+public struct KeyedArchiveWriter: Sendable {
+    /// Deepest nesting of containers written (the reader's default limit).
+    public var maxDepth: Int
+
+    /// Creates a writer.
+    public init(maxDepth: Int = PropertyListLimits.default.maxDepth) {
+        self.maxDepth = maxDepth
+    }
+
+    /// The archive as a property-list value, before serialisation.
+    ///
+    /// - Throws: ``UserInfoError`` with ``UserInfoError/Code/invalidDate``,
+    ///   ``UserInfoError/Code/reservedString``, ``UserInfoError/Code/ambiguousSetMembers``,
+    ///   ``UserInfoError/Code/invalidURL`` or ``UserInfoError/Code/depthLimitExceeded``,
+    ///   with the key path of the offending value.
+    public func archive(_ value: UserInfoValue) throws(UserInfoError) -> PropertyListValue {
+        var builder = ArchiveBuilder(maxDepth: maxDepth)
+        let root = try builder.encode(value, depth: 0)
+        return .dictionary([
+            Field.archiver: .string(Field.archiverName),
+            Field.version: .integer(PropertyListInteger(Field.archiveVersion)),
+            Field.top: .dictionary([Field.root: .uid(root)]),
+            Field.objects$: .array(builder.objects),
+        ])
+    }
+
+    /// The archive as a binary property list.
+    public func write(_ value: UserInfoValue) throws(UserInfoError) -> Data {
+        let plist = try archive(value)
+        do {
+            return try BinaryPropertyListWriter(maxDepth: Int.max).write(plist)
+        } catch {
+            throw UserInfoError(error)
+        }
+    }
+}
+
+/// Numbers objects as NSKeyedArchiver does.
+struct ArchiveBuilder {
+    let maxDepth: Int
+    private(set) var objects: [PropertyListValue] = [.string(Field.nullObject)]
+    private var classes: [ArchiveClass: UInt32] = [:]
+    private var shared: [PropertyListValue: UInt32] = [:]
+    private var nullObject: UInt32?
+
+    init(maxDepth: Int) { self.maxDepth = maxDepth }
+
+    /// Encodes `value` (found at container depth `depth`) and returns its UID.
+    mutating func encode(_ value: UserInfoValue, depth: Int) throws(UserInfoError) -> UInt32 {
+        switch value {
+        case .string(let string):
+            // reservedString: NSKeyedUnarchiver reads the string "$null" back as nil.
+            guard !ExactString.equal(string, Field.nullObject) else {
+                throw UserInfoError(.reservedString, "the string \"$null\" cannot be archived: NSKeyedUnarchiver reads it back as nil")
+            }
+            return inline(.string(string))
+        case .number(.integer(let integer)): return inline(.integer(integer))
+        case .number(.real(let real)): return inline(.real(real))
+        case .number(.bool(let flag)): return inline(.bool(flag))
+        case .data(let data): return inline(.data(data))
+        case .null:
+            if let nullObject { return nullObject }
+            let uid = append(.null)
+            objects[Int(uid)] = .dictionary([Field.class: .uid(classEntry(.null))])
+            nullObject = uid
+            return uid
+        case .date(let date):
+            let seconds = date.timeIntervalSinceReferenceDate
+            // invalidDate: the reader refuses non-finite dates, so the writer does too.
+            guard seconds.isFinite else { throw UserInfoError(.invalidDate, "date is \(seconds)") }
+            let uid = append(.null)
+            objects[Int(uid)] = .dictionary([Field.time: .real(seconds), Field.class: .uid(classEntry(.date))])
+            return uid
+        case .uuid(let uuid):
+            let uid = append(.null)
+            let bytes = withUnsafeBytes(of: uuid.uuid) { Data($0) }
+            objects[Int(uid)] = .dictionary([Field.uuidBytes: .data(bytes), Field.class: .uid(classEntry(.uuid))])
+            return uid
+        case .url(let url):
+            return try encodeURL(url, depth: depth)
+        case .array(let elements):
+            try enter(depth)
+            let uid = append(.null)
+            var references: [PropertyListValue] = []
+            references.reserveCapacity(elements.count)
+            for (position, element) in elements.enumerated() {
+                do { references.append(.uid(try encode(element, depth: depth + 1))) } catch { throw error.inside(.index(position)) }
+            }
+            objects[Int(uid)] = .dictionary([Field.objects: .array(references), Field.class: .uid(classEntry(.array))])
+            return uid
+        case .set(let set):
+            try enter(depth)
+            let uid = append(.null)
+            let members = try CanonicalOrder.setMembers(set)
+            var references: [PropertyListValue] = []
+            references.reserveCapacity(members.count)
+            for (position, member) in members.enumerated() {
+                do { references.append(.uid(try encode(member, depth: depth + 1))) } catch { throw error.inside(.index(position)) }
+            }
+            objects[Int(uid)] = .dictionary([Field.objects: .array(references), Field.class: .uid(classEntry(.set))])
+            return uid
+        case .dictionary(let dictionary):
+            try enter(depth)
+            let uid = append(.null)
+            let keys = dictionary.sortedKeys
+            var keyReferences: [PropertyListValue] = []
+            var valueReferences: [PropertyListValue] = []
+            keyReferences.reserveCapacity(keys.count)
+            valueReferences.reserveCapacity(keys.count)
+            // NSDictionary encodes all its keys, then all its values.
+            for key in keys {
+                do { keyReferences.append(.uid(try encode(.string(key), depth: depth + 1))) } catch { throw error.inside(.key(key)) }
+            }
+            for key in keys {
+                do { valueReferences.append(.uid(try encode(dictionary[key]!, depth: depth + 1))) } catch { throw error.inside(.key(key)) }
+            }
+            objects[Int(uid)] = .dictionary([Field.keys: .array(keyReferences), Field.objects: .array(valueReferences),
+                                             Field.class: .uid(classEntry(.dictionary))])
+            return uid
+        }
+    }
+
+    /// NSURL encodes its base first, then its relative string.
+    private mutating func encodeURL(_ url: UserInfoURL, depth: Int) throws(UserInfoError) -> UInt32 {
+        // invalidURL: only strings Foundation can parse as URLs.
+        guard URLSyntax.isValid(url) else {
+            throw UserInfoError(.invalidURL, "\"\(url.relative)\" is not a URL Foundation can parse")
+        }
+        try enter(depth)
+        let uid = append(.null)
+        let base: UInt32 = try url.base.map { (base) throws(UserInfoError) in try encodeURL(base, depth: depth + 1) } ?? 0
+        let relative = try encode(.string(url.relative), depth: depth + 1)
+        objects[Int(uid)] = .dictionary([Field.base: .uid(base), Field.relative: .uid(relative), Field.class: .uid(classEntry(.url))])
+        return uid
+    }
+
+    private func enter(_ depth: Int) throws(UserInfoError) {
+        // depthLimitExceeded: never write what the reader would refuse.
+        guard depth < maxDepth else { throw UserInfoError(.depthLimitExceeded, "containers nest deeper than \(maxDepth)") }
+    }
+
+    private mutating func inline(_ scalar: PropertyListValue) -> UInt32 {
+        if let uid = shared[scalar] { return uid }
+        let uid = append(scalar)
+        shared[scalar] = uid
+        return uid
+    }
+
+    private mutating func append(_ object: PropertyListValue) -> UInt32 {
+        objects.append(object)
+        return UInt32(objects.count - 1)
+    }
+
+    /// The UID of the class entry, appended when first needed.
+    private mutating func classEntry(_ archiveClass: ArchiveClass) -> UInt32 {
+        if let uid = classes[archiveClass] { return uid }
+        let uid = append(.dictionary([
+            Field.classname: .string(archiveClass.rawValue),
+            Field.classes: .array(archiveClass.chain.map { .string($0) }),
+        ]))
+        classes[archiveClass] = uid
+        return uid
+    }
+}

@@ -1,0 +1,416 @@
+public import FoundationEssentials
+public import PropertyList
+
+/// Reads the typed JSON form (`Specs/typed-json.md`) as strictly as the other
+/// readers: unknown types, missing or extra fields, values of the wrong JSON
+/// type, non-canonical numbers, bad base64, dates or UUIDs are errors with
+/// the line, column and key path where they occur.
+public struct TypedJSONReader: Sendable {
+    /// Bounds: input size, depth, collection size, string length.
+    public var limits: PropertyListLimits
+
+    /// Creates a reader.
+    public init(limits: PropertyListLimits = .default) { self.limits = limits }
+
+    /// Reads a userInfo value (`uid` is refused: it is not a userInfo type).
+    public func readUserInfo(_ data: Data) throws(UserInfoError) -> UserInfoValue {
+        var converter = TypedJSONConverter(limits: limits)
+        return try converter.userInfo(try parse(data), depth: 0)
+    }
+
+    /// Reads a property-list value (`null`, `set`, `uuid` and `url` are refused:
+    /// they are not property-list types; `uid` is accepted).
+    public func readPropertyList(_ data: Data) throws(UserInfoError) -> PropertyListValue {
+        var converter = TypedJSONConverter(limits: limits)
+        return try converter.propertyList(try parse(data), depth: 0)
+    }
+
+    private func parse(_ data: Data) throws(UserInfoError) -> StrictJSON.Node {
+        // inputTooLarge
+        guard data.count <= limits.maxInputBytes else {
+            throw UserInfoError(.inputTooLarge, "input is \(data.count) bytes, over the limit of \(limits.maxInputBytes)")
+        }
+        do {
+            // Each typed level is two JSON levels (the node object and its value).
+            return try StrictJSON.parse(Array(data), maxDepth: 2 * limits.maxDepth + 2, maxStringBytes: limits.maxStringBytes)
+        } catch {
+            throw UserInfoError(error.code, error.reason, location: .lineColumn(line: error.position.line, column: error.position.column))
+        }
+    }
+}
+
+extension UserInfoError.Code {
+    /// Typed JSON text that is not strict JSON.
+    public static let invalidJSON = Self("invalidJSON")
+    /// A typed-JSON `type` no reader knows.
+    public static let unknownType = Self("unknownType")
+    /// A typed-JSON integer or real that is not in canonical decimal form or out of range.
+    public static let invalidNumber = Self("invalidNumber")
+    /// Data that is not canonical padded base64.
+    public static let invalidBase64 = Self("invalidBase64")
+    /// A UUID that is not 8-4-4-4-12 hexadecimal digits.
+    public static let invalidUUID = Self("invalidUUID")
+    /// A typed-JSON input larger than the input limit.
+    public static let inputTooLarge = Self("inputTooLarge")
+    /// A string longer than the string limit.
+    public static let stringLimitExceeded = Self("stringLimitExceeded")
+}
+
+/// Converts parsed JSON nodes to values.
+struct TypedJSONConverter {
+    let limits: PropertyListLimits
+    private var nodes = 0
+
+    init(limits: PropertyListLimits) { self.limits = limits }
+
+    private func error(_ code: UserInfoError.Code, _ reason: String, _ node: StrictJSON.Node) -> UserInfoError {
+        UserInfoError(code, reason, location: .lineColumn(line: node.position.line, column: node.position.column))
+    }
+
+    /// The `type` of a typed node, after checking its fields are exactly `allowed` (plus `type`).
+    private func fields(of node: StrictJSON.Node) throws(UserInfoError) -> (type: String, fields: [String: StrictJSON.Node]) {
+        guard case .object(let members, _) = node else {
+            throw error(.wrongFieldType, "a typed value is a JSON object, not \(node.kind)", node)
+        }
+        var fields: [String: StrictJSON.Node] = [:]
+        for (key, value) in members { fields[key] = value }
+        guard let typeNode = fields["type"] else { throw error(.missingField, "a typed value has no \"type\"", node) }
+        guard case .string(let type, _) = typeNode else { throw error(.wrongFieldType, "\"type\" is not a string", typeNode) }
+        return (type, fields)
+    }
+
+    private func expectFields(_ fields: [String: StrictJSON.Node], _ allowed: Set<String>, type: String, _ node: StrictJSON.Node) throws(UserInfoError) {
+        // unexpectedField / missingField: exactly the fields the type has.
+        if let extra = fields.keys.sorted().first(where: { !allowed.contains($0) && $0 != "type" }) {
+            throw error(.unexpectedField, "a \(type) has no field \"\(extra)\"", fields[extra]!)
+        }
+        if let missing = allowed.sorted().first(where: { fields[$0] == nil }) {
+            throw error(.missingField, "a \(type) needs a \"\(missing)\" field", node)
+        }
+    }
+
+    private func stringField(_ node: StrictJSON.Node, type: String) throws(UserInfoError) -> String {
+        guard case .string(let text, _) = node else { throw error(.wrongFieldType, "the value of a \(type) is a JSON string, not \(node.kind)", node) }
+        return text
+    }
+
+    private mutating func count(_ node: StrictJSON.Node) throws(UserInfoError) {
+        nodes += 1
+        // expansionLimitExceeded: typed JSON has no sharing, but the node bound still holds.
+        guard nodes <= limits.maxMaterializedNodes else {
+            throw error(.expansionLimitExceeded, "more than \(limits.maxMaterializedNodes) values", node)
+        }
+    }
+
+    private func checkDepth(_ depth: Int, _ node: StrictJSON.Node) throws(UserInfoError) {
+        // depthLimitExceeded
+        guard depth < limits.maxDepth else { throw error(.depthLimitExceeded, "values nest deeper than \(limits.maxDepth)", node) }
+    }
+
+    private func elements(_ node: StrictJSON.Node, type: String) throws(UserInfoError) -> [StrictJSON.Node] {
+        guard case .array(let elements, _) = node else { throw error(.wrongFieldType, "the value of a \(type) is a JSON array, not \(node.kind)", node) }
+        // collectionLimitExceeded
+        guard elements.count <= limits.maxCollectionCount else {
+            throw error(.collectionLimitExceeded, "\(elements.count) members, over the limit of \(limits.maxCollectionCount)", node)
+        }
+        return elements
+    }
+
+    private func members(_ node: StrictJSON.Node) throws(UserInfoError) -> [(key: String, value: StrictJSON.Node)] {
+        guard case .object(let members, _) = node else { throw error(.wrongFieldType, "the value of a dict is a JSON object, not \(node.kind)", node) }
+        guard members.count <= limits.maxCollectionCount else {
+            throw error(.collectionLimitExceeded, "\(members.count) members, over the limit of \(limits.maxCollectionCount)", node)
+        }
+        return members
+    }
+
+    /// A scalar shared by both value models, or nil when `type` is not a shared scalar type.
+    private func scalar(_ type: String, _ fields: [String: StrictJSON.Node], _ node: StrictJSON.Node) throws(UserInfoError) -> PropertyListValue? {
+        switch type {
+        case "string":
+            try expectFields(fields, ["value"], type: type, node)
+            return .string(try stringField(fields["value"]!, type: type))
+        case "integer":
+            try expectFields(fields, ["value"], type: type, node)
+            let text = try stringField(fields["value"]!, type: type)
+            // invalidNumber: canonical decimal, in [-2^63, 2^64).
+            guard TypedJSONSyntax.isCanonicalInteger(text), let integer = PropertyListInteger(decimal: text) else {
+                throw error(.invalidNumber, "\"\(text)\" is not a canonical decimal integer in [-2^63, 2^64)", fields["value"]!)
+            }
+            return .integer(integer)
+        case "real":
+            try expectFields(fields, ["value"], type: type, node)
+            let text = try stringField(fields["value"]!, type: type)
+            guard let real = TypedJSONSyntax.real(text) else {
+                throw error(.invalidNumber, "\"\(text)\" is not a real (a finite JSON number, nan, inf or -inf)", fields["value"]!)
+            }
+            return .real(real)
+        case "bool":
+            try expectFields(fields, ["value"], type: type, node)
+            guard case .bool(let flag, _) = fields["value"]! else {
+                throw error(.wrongFieldType, "the value of a bool is true or false", fields["value"]!)
+            }
+            return .bool(flag)
+        case "date":
+            try expectFields(fields, ["value"], type: type, node)
+            let text = try stringField(fields["value"]!, type: type)
+            guard let date = TypedJSONSyntax.date(text) else {
+                throw error(.invalidDate, "\"\(text)\" is not a UTC date YYYY-MM-DDTHH:MM:SS[.fraction]Z", fields["value"]!)
+            }
+            return .date(date)
+        case "data":
+            try expectFields(fields, ["value"], type: type, node)
+            let text = try stringField(fields["value"]!, type: type)
+            guard let data = TypedJSONSyntax.base64(text) else {
+                throw error(.invalidBase64, "the value of a data is not canonical padded base64", fields["value"]!)
+            }
+            return .data(data)
+        default:
+            return nil
+        }
+    }
+
+    mutating func userInfo(_ node: StrictJSON.Node, depth: Int) throws(UserInfoError) -> UserInfoValue {
+        try count(node)
+        let (type, fields) = try fields(of: node)
+        if let scalar = try scalar(type, fields, node) {
+            switch scalar {
+            case .string(let v): return .string(v)
+            case .integer(let v): return .number(.integer(v))
+            case .real(let v): return .number(.real(v))
+            case .bool(let v): return .number(.bool(v))
+            case .date(let v): return .date(v)
+            case .data(let v): return .data(v)
+            default: preconditionFailure("not a shared scalar")
+            }
+        }
+        switch type {
+        case "null":
+            try expectFields(fields, [], type: type, node)
+            return .null
+        case "uuid":
+            try expectFields(fields, ["value"], type: type, node)
+            let text = try stringField(fields["value"]!, type: type)
+            guard TypedJSONSyntax.isUUID(text), let uuid = UUID(uuidString: text) else {
+                throw error(.invalidUUID, "\"\(text)\" is not a UUID (8-4-4-4-12 hexadecimal digits)", fields["value"]!)
+            }
+            return .uuid(uuid)
+        case "url":
+            return .url(try url(node, fields, depth: depth))
+        case "array":
+            try expectFields(fields, ["value"], type: type, node)
+            try checkDepth(depth, node)
+            var result: [UserInfoValue] = []
+            for (position, element) in try elements(fields["value"]!, type: type).enumerated() {
+                do { result.append(try userInfo(element, depth: depth + 1)) } catch { throw error.inside(.index(position)) }
+            }
+            return .array(result)
+        case "set":
+            try expectFields(fields, ["value"], type: type, node)
+            try checkDepth(depth, node)
+            var set = UserInfoSet()
+            for (position, element) in try elements(fields["value"]!, type: type).enumerated() {
+                do throws(UserInfoError) {
+                    // duplicateSetMember
+                    guard set.insert(try userInfo(element, depth: depth + 1)) else {
+                        throw self.error(.duplicateSetMember, "the set holds this member twice", element)
+                    }
+                } catch {
+                    throw error.inside(.index(position))
+                }
+            }
+            // ambiguousSetMembers
+            do { try FoundationIdentity.checkDistinct(set.members) } catch {
+                var located = error
+                located.location = .lineColumn(line: node.position.line, column: node.position.column)
+                throw located
+            }
+            return .set(set)
+        case "dict":
+            try expectFields(fields, ["value"], type: type, node)
+            try checkDepth(depth, node)
+            let entries = try members(fields["value"]!)
+            var dictionary = UserInfoDictionary(minimumCapacity: entries.count)
+            for (key, member) in entries {
+                let value: UserInfoValue
+                do { value = try userInfo(member, depth: depth + 1) } catch { throw error.inside(.key(key)) }
+                // duplicateKey: canonically equivalent keys, which JSON keeps apart, are one key here.
+                guard dictionary.insertNew(value, forKey: key) else {
+                    throw self.error(.duplicateKey, "key \"\(key)\" appears twice (as canonically equivalent spellings)", member)
+                }
+            }
+            return .dictionary(dictionary)
+        case "uid":
+            // notUserInfoType
+            throw error(.notUserInfoType, "a uid is not a userInfo value", node)
+        default:
+            // unknownType
+            throw error(.unknownType, "unknown type \"\(type)\"", fields["type"]!)
+        }
+    }
+
+    private mutating func url(_ node: StrictJSON.Node, _ fields: [String: StrictJSON.Node], depth: Int) throws(UserInfoError) -> UserInfoURL {
+        try expectFields(fields, ["relative", "base"], type: "url", node)
+        try checkDepth(depth, node)
+        let relative = try stringField(fields["relative"]!, type: "url")
+        var url = UserInfoURL(relative: relative)
+        let baseNode = fields["base"]!
+        if case .null = baseNode {} else {
+            let (baseType, baseFields) = try self.fields(of: baseNode)
+            guard baseType == "url" else {
+                throw error(.wrongFieldType, "the base of a url is a url or null, not a \(baseType)", baseNode)
+            }
+            try count(baseNode)
+            url.base = try self.url(baseNode, baseFields, depth: depth + 1)
+        }
+        // invalidURL
+        guard URLSyntax.isValid(url) else {
+            throw error(.invalidURL, "\"\(relative)\" is not a URL Foundation can parse", node)
+        }
+        return url
+    }
+
+    mutating func propertyList(_ node: StrictJSON.Node, depth: Int) throws(UserInfoError) -> PropertyListValue {
+        try count(node)
+        let (type, fields) = try fields(of: node)
+        if let scalar = try scalar(type, fields, node) { return scalar }
+        switch type {
+        case "uid":
+            try expectFields(fields, ["value"], type: type, node)
+            let text = try stringField(fields["value"]!, type: type)
+            guard TypedJSONSyntax.isCanonicalInteger(text), let uid = UInt32(text) else {
+                throw error(.invalidNumber, "\"\(text)\" is not a UID (a decimal in [0, 2^32))", fields["value"]!)
+            }
+            return .uid(uid)
+        case "null":
+            try expectFields(fields, [], type: type, node)
+            return .null
+        case "array":
+            try expectFields(fields, ["value"], type: type, node)
+            try checkDepth(depth, node)
+            var result: [PropertyListValue] = []
+            for (position, element) in try elements(fields["value"]!, type: type).enumerated() {
+                do { result.append(try propertyList(element, depth: depth + 1)) } catch { throw error.inside(.index(position)) }
+            }
+            return .array(result)
+        case "dict":
+            try expectFields(fields, ["value"], type: type, node)
+            try checkDepth(depth, node)
+            let entries = try members(fields["value"]!)
+            var dictionary = PropertyListDictionary(minimumCapacity: entries.count)
+            for (key, member) in entries {
+                let value: PropertyListValue
+                do { value = try propertyList(member, depth: depth + 1) } catch { throw error.inside(.key(key)) }
+                guard dictionary.insertNew(value, forKey: key) else {
+                    throw self.error(.duplicateKey, "key \"\(key)\" appears twice (as canonically equivalent spellings)", member)
+                }
+            }
+            return .dictionary(dictionary)
+        case "set", "uuid", "url":
+            throw error(.notPlistNative, "a \(type) is not a property-list value", node)
+        default:
+            throw error(.unknownType, "unknown type \"\(type)\"", fields["type"]!)
+        }
+    }
+}
+
+/// The exact text forms typed JSON accepts.
+enum TypedJSONSyntax {
+    /// `0`, or an optional `-` and digits without leading zeros; not `-0`.
+    static func isCanonicalInteger(_ text: String) -> Bool {
+        var digits = Substring(text)
+        if digits.hasPrefix("-") { digits = digits.dropFirst() }
+        guard let first = digits.first, digits.allSatisfy(\.isASCIIDigit) else { return false }
+        if first == "0" { return digits.count == 1 && !text.hasPrefix("-") }
+        return true
+    }
+
+    /// A finite JSON number, or `nan`, `inf`, `-inf`.
+    static func real(_ text: String) -> Double? {
+        switch text {
+        case "nan": return .nan
+        case "inf": return .infinity
+        case "-inf": return -.infinity
+        default:
+            guard isJSONNumber(text), let value = Double(text), value.isFinite else { return nil }
+            return value
+        }
+    }
+
+    static func isJSONNumber(_ text: String) -> Bool {
+        var rest = Substring(text)
+        if rest.hasPrefix("-") { rest = rest.dropFirst() }
+        let integer = rest.prefix(while: \.isASCIIDigit)
+        guard !integer.isEmpty, integer == "0" || !integer.hasPrefix("0") else { return false }
+        rest = rest.dropFirst(integer.count)
+        if rest.hasPrefix(".") {
+            let fraction = rest.dropFirst().prefix(while: \.isASCIIDigit)
+            guard !fraction.isEmpty else { return false }
+            rest = rest.dropFirst(1 + fraction.count)
+        }
+        if rest.hasPrefix("e") || rest.hasPrefix("E") {
+            rest = rest.dropFirst()
+            if rest.hasPrefix("+") || rest.hasPrefix("-") { rest = rest.dropFirst() }
+            let exponent = rest.prefix(while: \.isASCIIDigit)
+            guard !exponent.isEmpty else { return false }
+            rest = rest.dropFirst(exponent.count)
+        }
+        return rest.isEmpty
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SS[.F]Z`, or with an expanded year (`+12345`, `-0001`).
+    static func date(_ text: String) -> Date? {
+        guard text.hasSuffix("Z") else { return nil }
+        var body = Substring(text.dropLast())
+        // Years: four digits (0000-9999), "-" and four or more digits, or "+" and five or more.
+        let sign = body.first == "-" ? -1 : 1
+        let signed = body.first == "-" || body.first == "+"
+        if signed { body = body.dropFirst() }
+        let yearDigits = body.prefix(while: \.isASCIIDigit)
+        switch (text.first, yearDigits.count) {
+        case ("+", 5...9), ("-", 4...9): break
+        case (_, 4) where !signed: break
+        default: return nil
+        }
+        body = body.dropFirst(yearDigits.count)
+        let pattern = Array(body)
+        // -MM-DDTHH:MM:SS
+        guard pattern.count >= 15, pattern[0] == "-", pattern[3] == "-", pattern[6] == "T", pattern[9] == ":", pattern[12] == ":" else { return nil }
+        func number(_ from: Int, _ length: Int) -> Int? {
+            let slice = pattern[from..<(from + length)]
+            guard slice.allSatisfy(\.isASCIIDigit) else { return nil }
+            return Int(String(slice))
+        }
+        guard let month = number(1, 2), let day = number(4, 2), let hour = number(7, 2),
+              let minute = number(10, 2), let second = number(13, 2), let year = Int(yearDigits) else { return nil }
+        var fraction = ""
+        if pattern.count > 15 {
+            guard pattern[15] == ".", pattern.count > 16 else { return nil }
+            fraction = String(pattern[16...])
+            guard fraction.allSatisfy(\.isASCIIDigit), fraction.last != "0" else { return nil }
+        }
+        let civil = CivilTime(year: sign * year, month: month, day: day, hour: hour, minute: minute, second: second)
+        guard civil.isValid else { return nil }
+        guard let seconds = ExactDecimal.join(whole: civil.secondsSinceReference, fraction: fraction), seconds.isFinite else { return nil }
+        return Date(timeIntervalSinceReferenceDate: seconds)
+    }
+
+    /// Canonical base64: alphabet A–Z a–z 0–9 + /, padded to a multiple of 4, no whitespace,
+    /// zero bits after the last symbol.
+    static func base64(_ text: String) -> Data? {
+        guard text.utf8.count % 4 == 0,
+              text.utf8.allSatisfy({ ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2B || $0 == 0x2F || $0 == 0x3D }),
+              let data = Data(base64Encoded: text), data.base64EncodedString() == text else { return nil }
+        return data
+    }
+
+    /// Exactly 8-4-4-4-12 hexadecimal digits.
+    static func isUUID(_ text: String) -> Bool {
+        let groups = text.split(separator: "-", omittingEmptySubsequences: false)
+        return groups.map(\.count) == [8, 4, 4, 4, 12] && groups.allSatisfy { $0.allSatisfy(\.isHexDigit) }
+    }
+}
+
+extension Character {
+    var isASCIIDigit: Bool { isASCII && isWholeNumber }
+}

@@ -1,0 +1,33 @@
+import ArgumentParser
+import FoundationEssentials
+import KeyedArchive
+import PropertyList
+
+/// `plistkit archive FILE [--format binary1|xml1] [-o OUT]`: typed JSON to a keyed archive.
+struct Archive: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Build an NSKeyedArchiver archive from a typed-JSON userInfo value.",
+        discussion: "The archive opens in Apple's NSKeyedUnarchiver with secure coding and the ten userInfo classes."
+    )
+
+    @Argument(help: "The typed-JSON file ('-' for standard input).")
+    var file: String
+
+    @Option(name: .long, help: "Output format: \(Documents.ArchiveFormat.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var format: Documents.ArchiveFormat = .binary1
+
+    @Option(name: [.short, .customLong("output")], help: "Output file ('-' for standard output).")
+    var output: String = "-"
+
+    func run() throws {
+        do {
+            let bytes = try Files.read(file, limit: PropertyListLimits.default.maxInputBytes)
+            let value = try TypedJSONReader().readUserInfo(Data(bytes))
+            let archive = try KeyedArchiveWriter().archive(value)
+            try Files.write(try Documents.encode(archive, as: format), to: output)
+        } catch {
+            Files.complain("plistkit: \(file): \(error)")
+            throw ExitCode(1)
+        }
+    }
+}

@@ -1,0 +1,30 @@
+import ArgumentParser
+import FoundationEssentials
+import KeyedArchive
+import PropertyList
+
+/// `plistkit unarchive FILE [-o OUT]`: a keyed archive of userInfo values as typed JSON.
+struct Unarchive: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Decode an NSKeyedArchiver archive of userInfo values to typed JSON.",
+        discussion: "Only the ten userInfo classes (and their mutable variants) are accepted. See Specs/typed-json.md."
+    )
+
+    @Argument(help: "The archive ('-' for standard input).")
+    var file: String
+
+    @Option(name: [.short, .customLong("output")], help: "Output file ('-' for standard output).")
+    var output: String = "-"
+
+    func run() throws {
+        do {
+            let bytes = try Files.read(file, limit: PropertyListLimits.default.maxInputBytes)
+            let plist = try Documents.decode(bytes)
+            let value = try KeyedArchiveReader().unarchive(plist)
+            try Files.write(Array(TypedJSONWriter(pretty: true).write(value)) + [0x0A], to: output)
+        } catch {
+            Files.complain("plistkit: \(file): \(error)")
+            throw ExitCode(1)
+        }
+    }
+}
