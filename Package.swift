@@ -59,6 +59,7 @@ let package = Package(
             name: "TestSupport",
             dependencies: [
                 "PropertyList",
+                "KeyedArchive",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             path: "Tests/TestSupport"
@@ -66,6 +67,17 @@ let package = Package(
         .testTarget(
             name: "PropertyListTests",
             dependencies: [
+                "PropertyList",
+                "TestSupport",
+                "foundation-peer",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "KeyedArchiveTests",
+            dependencies: [
+                "KeyedArchive",
                 "PropertyList",
                 "TestSupport",
                 "foundation-peer",

@@ -114,22 +114,198 @@ struct ArchiveDecoder {
     }
 
     /// Decodes the root object and checks that every object was used.
+    ///
+    /// The graph is walked with an explicit stack of containers, not by
+    /// recursion, so no archive can exhaust the thread's stack whatever the
+    /// depth limit (Specs/keyed-archive.md, "Reader").
     mutating func decodeRoot() throws(UserInfoError) -> UserInfoValue {
-        guard let root = try resolve(rootReference, depth: 0, expecting: .any, field: "$top.root") else {
+        var root: Resolved?
+        do throws(UserInfoError) {
+            switch try step(rootReference, expecting: .any, depthAbove: 0, field: "$top.root", owner: nil) {
+            case .value(let resolved): root = resolved
+            case .pushed: break
+            }
+            while !stack.isEmpty {
+                if let finished = try advance() { root = finished }
+            }
+        } catch {
+            var located = error
+            located.keyPath = PropertyListKeyPath(stack.compactMap(\.component) + error.keyPath.components)
+            throw located
+        }
+        guard let root, let value = root.value else {
             throw UserInfoError(.nilRoot, "the root object is nil")
         }
         // unreferencedObject: every object is reachable from the root.
         if let orphan = referenced.firstIndex(of: false) {
             throw UserInfoError(.unreferencedObject, "object \(orphan) is not referenced from the root", objectIndex: orphan)
         }
-        return root.value
+        return value
     }
 
-    // MARK: References
+    /// A decoded object: its value (nil for the `$null` string), tree size and container height.
+    private struct Resolved {
+        var value: UserInfoValue?
+        var nodes: Int
+        var height: Int
+    }
 
-    /// Follows a reference held in `field`; nil for UID 0 or the `$null` object.
-    private mutating func resolve(_ reference: PropertyListValue, depth: Int, expecting expectation: Expectation,
-                                  field: String, in owner: Int? = nil) throws(UserInfoError) -> (value: UserInfoValue, nodes: Int, height: Int)? {
+    /// What following a reference gave: a value now, or a container pushed on the stack.
+    private enum Step {
+        case value(Resolved)
+        case pushed
+    }
+
+    /// A container being decoded, one member at a time.
+    private struct Frame {
+        enum Kind { case array, set, dictionary, url }
+        let index: Int
+        let kind: Kind
+        /// Container depth of this object (the root container is at 1).
+        let depth: Int
+        /// Array and set: `NS.objects`. Dictionary: `NS.keys` then `NS.objects`. URL: `NS.base`, `NS.relative`.
+        let references: [PropertyListValue]
+        var position = 0
+        var nodes = 1
+        var height = 0
+        var elements: [UserInfoValue] = []
+        var set = UserInfoSet()
+        var keys: [String] = []
+        var dictionary = UserInfoDictionary()
+        var base: UserInfoURL?
+        var relative: String?
+
+        /// The number of keys of a dictionary (half its references).
+        var keyCount: Int { references.count / 2 }
+
+        /// Where the member being decoded sits, for error key paths.
+        var component: PropertyListKeyPath.Component? {
+            switch kind {
+            case .array, .set: return position < references.count ? .index(position) : nil
+            case .dictionary: return position >= keyCount && position < references.count ? .key(keys[position - keyCount]) : nil
+            case .url: return nil
+            }
+        }
+
+        /// The field being read, for error messages.
+        var field: String {
+            switch kind {
+            case .array, .set: return "NS.objects[\(position)]"
+            case .dictionary: return position < keyCount ? "NS.keys[\(position)]" : "NS.objects[\(position - keyCount)]"
+            case .url: return position == 0 ? Field.base : Field.relative
+            }
+        }
+
+        var expectation: Expectation {
+            switch kind {
+            case .array, .set: return .any
+            case .dictionary: return position < keyCount ? .string : .any
+            case .url: return position == 0 ? .url : .string
+            }
+        }
+    }
+
+    private var stack: [Frame] = []
+
+    /// Decodes the next member of the innermost container, or finishes it.
+    /// Returns the outermost container's value when it finishes, else nil.
+    private mutating func advance() throws(UserInfoError) -> Resolved? {
+        var frame = stack.removeLast()
+        if frame.position < frame.references.count {
+            let reference = frame.references[frame.position]
+            let (expectation, field) = (frame.expectation, frame.field)
+            stack.append(frame)
+            switch try step(reference, expecting: expectation, depthAbove: frame.depth, field: field, owner: frame.index) {
+            case .value(let resolved): try deliver(resolved)
+            case .pushed: break
+            }
+            return nil
+        }
+        let finished = try finish(&frame)
+        slots[frame.index] = .done(finished.value, nodes: finished.nodes, height: finished.height)
+        if stack.isEmpty { return finished }
+        try deliver(finished)
+        return nil
+    }
+
+    /// Hands a decoded member to the innermost container.
+    private mutating func deliver(_ member: Resolved) throws(UserInfoError) {
+        var frame = stack.removeLast()
+        defer { stack.append(frame) }
+        let field = frame.field
+        switch frame.kind {
+        case .array, .set:
+            // nilMember: collections hold no nil.
+            guard let value = member.value else { throw UserInfoError(.nilMember, "\(field) is nil", objectIndex: frame.index) }
+            if frame.kind == .array {
+                frame.elements.append(value)
+            } else {
+                // duplicateSetMember: no two exactly equal members.
+                guard frame.set.insert(value) else {
+                    throw UserInfoError(.duplicateSetMember, "the set holds this member twice", objectIndex: frame.index)
+                }
+            }
+            frame.nodes = try add(frame.nodes, member.nodes, frame.index)
+        case .dictionary:
+            if frame.position < frame.keyCount {
+                guard case .string(let key)? = member.value else {
+                    throw UserInfoError(.nilMember, "dictionary key \(frame.position) is nil", objectIndex: frame.index)
+                }
+                // duplicateKey (canonically equivalent spellings included)
+                if frame.keys.contains(key) {
+                    throw UserInfoError(.duplicateKey, "key \"\(key)\" appears more than once", objectIndex: frame.index)
+                }
+                frame.keys.append(key)
+            } else {
+                guard let value = member.value else { throw UserInfoError(.nilMember, "\(field) is nil", objectIndex: frame.index) }
+                frame.dictionary.insertNew(value, forKey: frame.keys[frame.position - frame.keyCount])
+                frame.nodes = try add(frame.nodes, 1 &+ member.nodes, frame.index)
+            }
+        case .url:
+            if frame.position == 0 {
+                if case .url(let base)? = member.value { frame.base = base }
+            } else {
+                // missingField: NS.relative refers to a string, never nil.
+                guard case .string(let relative)? = member.value else {
+                    throw UserInfoError(.missingField, "NS.relative is nil", objectIndex: frame.index)
+                }
+                frame.relative = relative
+            }
+        }
+        frame.height = max(frame.height, member.height)
+        frame.position += 1
+    }
+
+    /// The value of a container whose members are all decoded.
+    private func finish(_ frame: inout Frame) throws(UserInfoError) -> Resolved {
+        switch frame.kind {
+        case .array:
+            return Resolved(value: .array(frame.elements), nodes: frame.nodes, height: frame.height + 1)
+        case .set:
+            // ambiguousSetMembers: no two members Foundation would merge.
+            do { try FoundationIdentity.checkDistinct(frame.set.members) } catch {
+                var located = error
+                located.objectIndex = frame.index
+                throw located
+            }
+            return Resolved(value: .set(frame.set), nodes: frame.nodes, height: frame.height + 1)
+        case .dictionary:
+            return Resolved(value: .dictionary(frame.dictionary), nodes: frame.nodes, height: frame.height + 1)
+        case .url:
+            let url = UserInfoURL(relative: frame.relative!, base: frame.base)
+            // invalidURL: Foundation must be able to build the URL.
+            guard URLSyntax.isValid(url) else {
+                throw UserInfoError(.invalidURL, "\"\(url.relative)\" is not a URL Foundation can parse", objectIndex: frame.index)
+            }
+            return Resolved(value: .url(url), nodes: 1 + url.chainLength, height: frame.height + 1)
+        }
+    }
+
+    /// Follows a reference held in `field` of object `owner`, found inside a
+    /// container at depth `depthAbove`: returns scalars and shared objects at once,
+    /// and pushes a frame for a container not yet decoded.
+    private mutating func step(_ reference: PropertyListValue, expecting expectation: Expectation, depthAbove: Int,
+                               field: String, owner: Int?) throws(UserInfoError) -> Step {
         guard case .uid(let raw) = reference else {
             throw UserInfoError(.wrongFieldType, "\(field) holds a \(reference.typeName), not a UID", objectIndex: owner)
         }
@@ -139,57 +315,76 @@ struct ArchiveDecoder {
             throw UserInfoError(.uidOutOfRange, "\(field) refers to object \(index), but there are \(objects.count)", objectIndex: owner)
         }
         referenced[index] = true
-        if index == 0 { return nil }
-        let (value, nodes, height) = try decodeObject(index, depth: depth)
-        guard let value else { return nil }
-        // The expected type is checked at every reference, also for shared objects.
-        switch (expectation, value) {
-        case (.any, _), (.string, .string), (.url, .url): break
-        default:
-            throw UserInfoError(expectation == .string && field.hasPrefix("NS.keys") ? .nonStringKey : .wrongFieldType,
-                                "\(field) refers to a \(value.typeName), not \(expectation.name)", objectIndex: index)
-        }
-        return (value, nodes, height)
-    }
-
-    /// Decodes object `index` at container depth `depth`; nil for the `$null` string.
-    private mutating func decodeObject(_ index: Int, depth: Int) throws(UserInfoError) -> (UserInfoValue?, nodes: Int, height: Int) {
+        if index == 0 { return .value(Resolved(value: nil, nodes: 0, height: 0)) }
         switch slots[index] {
         case .done(let value, let nodes, let height):
             // depthLimitExceeded: a shared object reused deeper than first decoded.
-            guard depth + height <= limits.maxDepth else {
+            guard depthAbove + height <= limits.maxDepth else {
                 throw UserInfoError(.depthLimitExceeded, "objects nest deeper than \(limits.maxDepth)", objectIndex: index)
             }
-            return (value, nodes, height)
+            try check(value, expectation, field, index)
+            return .value(Resolved(value: value, nodes: nodes, height: height))
         case .inProgress:
             // cyclicReference
             throw UserInfoError(.cyclicReference, "object \(index) contains itself", objectIndex: index)
         case .unvisited:
             break
         }
-        slots[index] = .inProgress
-        let result: (UserInfoValue?, nodes: Int, height: Int)
+        let value: UserInfoValue?
         switch objects[index] {
         case .string(let string):
             // NSKeyedUnarchiver reads any "$null" string object as nil.
-            result = (ExactString.equal(string, Field.nullObject) ? nil : .string(string), 1, 0)
-        case .integer(let integer): result = (.number(.integer(integer)), 1, 0)
-        case .real(let real): result = (.number(.real(real)), 1, 0)
-        case .bool(let flag): result = (.number(.bool(flag)), 1, 0)
-        case .data(let data): result = (.data(data), 1, 0)
+            value = ExactString.equal(string, Field.nullObject) ? nil : .string(string)
+        case .integer(let integer): value = .number(.integer(integer))
+        case .real(let real): value = .number(.real(real))
+        case .bool(let flag): value = .number(.bool(flag))
+        case .data(let data): value = .data(data)
         case .dictionary(let fields):
-            let (value, nodes, height) = try decodeInstance(index, fields, depth: depth)
-            result = (value, nodes, height)
+            let archiveClass = try instanceClass(index, fields)
+            let kind: Frame.Kind?
+            switch archiveClass {
+            case .array, .mutableArray: kind = .array
+            case .set, .mutableSet: kind = .set
+            case .dictionary, .mutableDictionary: kind = .dictionary
+            case .url: kind = .url
+            default: kind = nil
+            }
+            if let kind {
+                // The expected type is known from the class, before decoding anything under it.
+                try check(kind == .url ? .url(UserInfoURL(relative: "")) : .array([]), expectation, field, index)
+                let depth = depthAbove + 1
+                // depthLimitExceeded
+                guard depth <= limits.maxDepth else {
+                    throw UserInfoError(.depthLimitExceeded, "objects nest deeper than \(limits.maxDepth)", objectIndex: index)
+                }
+                let references = try containerReferences(kind, fields, index)
+                slots[index] = .inProgress
+                stack.append(Frame(index: index, kind: kind, depth: depth, references: references))
+                return .pushed
+            }
+            value = try leafInstance(archiveClass, fields, index)
         case let other:
             // unexpectedObjectType: NSKeyedArchiver writes no inline UID, date, array or null.
             throw UserInfoError(.unexpectedObjectType, "object \(index) is an inline \(other.typeName), which no userInfo value is archived as", objectIndex: index)
         }
-        slots[index] = .done(result.0, nodes: result.nodes, height: result.height)
-        return result
+        slots[index] = .done(value, nodes: 1, height: 0)
+        try check(value, expectation, field, index)
+        return .value(Resolved(value: value, nodes: 1, height: 0))
     }
 
-    /// Decodes an object dictionary (an instance with a `$class`).
-    private mutating func decodeInstance(_ index: Int, _ fields: PropertyListDictionary, depth: Int) throws(UserInfoError) -> (UserInfoValue, nodes: Int, height: Int) {
+    /// The expected type is checked at every reference, also for shared objects.
+    private func check(_ value: UserInfoValue?, _ expectation: Expectation, _ field: String, _ index: Int) throws(UserInfoError) {
+        guard let value else { return }
+        switch (expectation, value) {
+        case (.any, _), (.string, .string), (.url, .url): return
+        default:
+            throw UserInfoError(expectation == .string && field.hasPrefix("NS.keys") ? .nonStringKey : .wrongFieldType,
+                                "\(field) refers to a \(value.typeName), not \(expectation.name)", objectIndex: index)
+        }
+    }
+
+    /// The class of an object dictionary, after checking its fields against it.
+    private mutating func instanceClass(_ index: Int, _ fields: PropertyListDictionary) throws(UserInfoError) -> ArchiveClass {
         // missingClass
         guard let classReference = fields[Field.class] else {
             throw UserInfoError(.missingClass, "object \(index) has no $class", objectIndex: index)
@@ -201,23 +396,41 @@ struct ArchiveDecoder {
                 throw UserInfoError(.unexpectedField, "\(archiveClass.rawValue) has no field \(key)", objectIndex: index)
             }
         }
+        return archiveClass
+    }
+
+    /// The references a container's members are read from.
+    private func containerReferences(_ kind: Frame.Kind, _ fields: PropertyListDictionary, _ index: Int) throws(UserInfoError) -> [PropertyListValue] {
+        switch kind {
+        case .array, .set:
+            return try referenceList(Field.objects, of: fields, index)
+        case .dictionary:
+            let keys = try referenceList(Field.keys, of: fields, index)
+            let values = try referenceList(Field.objects, of: fields, index)
+            // keysObjectsMismatch
+            guard keys.count == values.count else {
+                throw UserInfoError(.keysObjectsMismatch, "NS.keys has \(keys.count) entries but NS.objects has \(values.count)", objectIndex: index)
+            }
+            return keys + values
+        case .url:
+            // missingField: NS.base (a URL or 0) and NS.relative (a string) are both present.
+            return [try field(Field.base, of: fields, index), try field(Field.relative, of: fields, index)]
+        }
+    }
+
+    /// Decodes an instance of a class that holds no references.
+    private func leafInstance(_ archiveClass: ArchiveClass, _ fields: PropertyListDictionary, _ index: Int) throws(UserInfoError) -> UserInfoValue {
         switch archiveClass {
-        case .array, .mutableArray:
-            return try decodeArray(index, fields, depth: depth)
-        case .set, .mutableSet:
-            return try decodeSet(index, fields, depth: depth)
-        case .dictionary, .mutableDictionary:
-            return try decodeDictionary(index, fields, depth: depth)
         case .string, .mutableString:
             guard case .string(let string) = try field(Field.string, of: fields, index) else {
                 throw UserInfoError(.wrongFieldType, "NS.string is not a string", objectIndex: index)
             }
-            return (.string(string), 1, 0)
+            return .string(string)
         case .data, .mutableData:
             guard case .data(let data) = try field(Field.data, of: fields, index) else {
                 throw UserInfoError(.wrongFieldType, "NS.data is not data", objectIndex: index)
             }
-            return (.data(data), 1, 0)
+            return .data(data)
         case .date:
             // wrongFieldType / invalidDate: NS.time is a finite real.
             guard case .real(let seconds) = try field(Field.time, of: fields, index) else {
@@ -226,130 +439,19 @@ struct ArchiveDecoder {
             guard seconds.isFinite else {
                 throw UserInfoError(.invalidDate, "NS.time is \(seconds)", objectIndex: index)
             }
-            return (.date(Date(timeIntervalSinceReferenceDate: seconds)), 1, 0)
+            return .date(Date(timeIntervalSinceReferenceDate: seconds))
         case .uuid:
             // wrongFieldType: NS.uuidbytes is exactly 16 bytes.
             guard case .data(let bytes) = try field(Field.uuidBytes, of: fields, index), bytes.count == 16 else {
                 throw UserInfoError(.wrongFieldType, "NS.uuidbytes is not 16 bytes of data", objectIndex: index)
             }
             let b = Array(bytes)
-            let uuid = UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
-            return (.uuid(uuid), 1, 0)
+            return .uuid(UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15])))
         case .null:
-            return (.null, 1, 0)
-        case .url:
-            return try decodeURL(index, fields, depth: depth)
+            return .null
+        case .array, .mutableArray, .set, .mutableSet, .dictionary, .mutableDictionary, .url:
+            preconditionFailure("containers are decoded through frames")
         }
-    }
-
-    private mutating func decodeArray(_ index: Int, _ fields: PropertyListDictionary, depth: Int) throws(UserInfoError) -> (UserInfoValue, nodes: Int, height: Int) {
-        try checkDepth(depth + 1, index)
-        let references = try referenceList(Field.objects, of: fields, index)
-        var elements: [UserInfoValue] = []
-        elements.reserveCapacity(references.count)
-        var nodes = 1, height = 0
-        for (position, reference) in references.enumerated() {
-            do {
-                let member = try member(reference, depth: depth + 1, field: "NS.objects[\(position)]", owner: index)
-                elements.append(member.value)
-                nodes = try add(nodes, member.nodes, index)
-                height = max(height, member.height)
-            } catch {
-                throw error.inside(.index(position))
-            }
-        }
-        return (.array(elements), nodes, height + 1)
-    }
-
-    private mutating func decodeSet(_ index: Int, _ fields: PropertyListDictionary, depth: Int) throws(UserInfoError) -> (UserInfoValue, nodes: Int, height: Int) {
-        try checkDepth(depth + 1, index)
-        let references = try referenceList(Field.objects, of: fields, index)
-        var set = UserInfoSet()
-        var nodes = 1, height = 0
-        for (position, reference) in references.enumerated() {
-            do throws(UserInfoError) {
-                let member = try member(reference, depth: depth + 1, field: "NS.objects[\(position)]", owner: index)
-                // duplicateSetMember: no two exactly equal members.
-                guard set.insert(member.value) else {
-                    throw UserInfoError(.duplicateSetMember, "the set holds this member twice", objectIndex: index)
-                }
-                nodes = try add(nodes, member.nodes, index)
-                height = max(height, member.height)
-            } catch {
-                throw error.inside(.index(position))
-            }
-        }
-        // ambiguousSetMembers: no two members Foundation would merge.
-        do { try FoundationIdentity.checkDistinct(set.members) } catch {
-            var error = error
-            error.objectIndex = index
-            throw error
-        }
-        return (.set(set), nodes, height + 1)
-    }
-
-    private mutating func decodeDictionary(_ index: Int, _ fields: PropertyListDictionary, depth: Int) throws(UserInfoError) -> (UserInfoValue, nodes: Int, height: Int) {
-        try checkDepth(depth + 1, index)
-        let keys = try referenceList(Field.keys, of: fields, index)
-        let values = try referenceList(Field.objects, of: fields, index)
-        // keysObjectsMismatch
-        guard keys.count == values.count else {
-            throw UserInfoError(.keysObjectsMismatch, "NS.keys has \(keys.count) entries but NS.objects has \(values.count)", objectIndex: index)
-        }
-        var dictionary = UserInfoDictionary(minimumCapacity: keys.count)
-        var nodes = 1, height = 0
-        for position in keys.indices {
-            guard let resolvedKey = try resolve(keys[position], depth: depth + 1, expecting: .string,
-                                                field: "NS.keys[\(position)]", in: index),
-                  case .string(let key) = resolvedKey.value else {
-                throw UserInfoError(.nilMember, "dictionary key \(position) is nil", objectIndex: index)
-            }
-            let value: (value: UserInfoValue, nodes: Int, height: Int)
-            do {
-                value = try member(values[position], depth: depth + 1, field: "NS.objects[\(position)]", owner: index)
-            } catch {
-                throw error.inside(.key(key))
-            }
-            // duplicateKey (canonically equivalent spellings included)
-            guard dictionary.insertNew(value.value, forKey: key) else {
-                throw UserInfoError(.duplicateKey, "key \"\(key)\" appears more than once", objectIndex: index)
-            }
-            nodes = try add(nodes, 1 &+ value.nodes, index)
-            height = max(height, value.height)
-        }
-        return (.dictionary(dictionary), nodes, height + 1)
-    }
-
-    private mutating func decodeURL(_ index: Int, _ fields: PropertyListDictionary, depth: Int) throws(UserInfoError) -> (UserInfoValue, nodes: Int, height: Int) {
-        try checkDepth(depth + 1, index)
-        // missingField / wrongFieldType: NS.relative refers to a string; NS.base to a URL or nil.
-        guard let relative = try resolve(try field(Field.relative, of: fields, index), depth: depth + 1,
-                                         expecting: .string, field: Field.relative, in: index),
-              case .string(let relativeString) = relative.value else {
-            throw UserInfoError(.missingField, "NS.relative is nil", objectIndex: index)
-        }
-        var url = UserInfoURL(relative: relativeString)
-        var height = 0
-        if let base = try resolve(try field(Field.base, of: fields, index), depth: depth + 1, expecting: .url,
-                                  field: Field.base, in: index) {
-            guard case .url(let baseURL) = base.value else { preconditionFailure("expectation checked") }
-            url.base = baseURL
-            height = base.height
-        }
-        // invalidURL: Foundation must be able to build the URL.
-        guard URLSyntax.isValid(url) else {
-            throw UserInfoError(.invalidURL, "\"\(relativeString)\" is not a URL Foundation can parse", objectIndex: index)
-        }
-        return (.url(url), 1 + url.chainLength, height + 1)
-    }
-
-    /// A collection member: any non-nil value.
-    private mutating func member(_ reference: PropertyListValue, depth: Int, field: String, owner: Int) throws(UserInfoError) -> (value: UserInfoValue, nodes: Int, height: Int) {
-        guard let resolved = try resolve(reference, depth: depth, expecting: .any, field: field, in: owner) else {
-            // nilMember: collections hold no nil.
-            throw UserInfoError(.nilMember, "\(field) is nil", objectIndex: owner)
-        }
-        return resolved
     }
 
     // MARK: Classes
@@ -385,8 +487,9 @@ struct ArchiveDecoder {
         }
         let resolved: ArchiveClass
         if let known = ArchiveClass(rawValue: name) {
-            // inconsistentClass: the chain Apple writes for this class.
-            guard chain == known.chain else {
+            // inconsistentClass: the chain is Apple's for this class, or a prefix of it
+            // (bpylist2 writes the class alone); no foreign superclass may be claimed.
+            guard known.chain.starts(with: chain) else {
                 throw UserInfoError(.inconsistentClass, "\(name) has the class chain \(chain), not \(known.chain)", objectIndex: entry)
             }
             resolved = known

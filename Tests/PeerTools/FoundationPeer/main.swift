@@ -20,9 +20,25 @@ func typed(_ value: Any) -> String {
         return out + "\""
     }
     func node(_ type: String, _ value: String) -> String { "{\"type\":\"\(type)\",\"value\":\(value)}" }
+    func urlNode(_ url: URL) -> String {
+        let base = url.baseURL.map(urlNode) ?? "null"
+        return "{\"type\":\"url\",\"relative\":\(quote(url.relativeString)),\"base\":\(base)}"
+    }
     switch value {
     case is NSNull:
         return "{\"type\":\"null\"}"
+    case let uuid as UUID:
+        return node("uuid", quote(uuid.uuidString))
+    case let uuid as NSUUID:
+        return node("uuid", quote(uuid.uuidString))
+    case let url as URL:
+        return urlNode(url)
+    case let url as NSURL:
+        return urlNode(url as URL)
+    case let set as Set<AnyHashable>:
+        return node("set", "[" + set.map { typed($0.base) }.sorted().joined(separator: ",") + "]")
+    case let set as NSSet:
+        return node("set", "[" + set.allObjects.map(typed).sorted().joined(separator: ",") + "]")
     case let string as String:
         return node("string", quote(string))
     case let date as Date:
@@ -74,16 +90,32 @@ func typed(_ value: Any) -> String {
 }
 
 // One line per file: the typed JSON, or "!" and the reason Foundation refused it.
+// With --unarchive, each file is a keyed archive read by NSKeyedUnarchiver with
+// secure coding and the ten userInfo classes.
+var arguments = Array(CommandLine.arguments.dropFirst())
+let unarchive = arguments.first == "--unarchive"
+if unarchive { arguments.removeFirst() }
+let userInfoClasses: [AnyClass] = [NSArray.self, NSDictionary.self, NSSet.self, NSString.self, NSNumber.self,
+                                   NSData.self, NSDate.self, NSNull.self, NSUUID.self, NSURL.self]
 var status: Int32 = 0
-for path in CommandLine.arguments.dropFirst() {
+for path in arguments {
     guard let data = FileManager.default.contents(atPath: path) else {
         print("!cannot read \(path)")
         status = 1
         continue
     }
     do {
-        let value = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
-        print(typed(value))
+        if unarchive {
+            guard let value = try NSKeyedUnarchiver.unarchivedObject(ofClasses: userInfoClasses, from: data) else {
+                print("!Foundation unarchived nil")
+                status = 1
+                continue
+            }
+            print(typed(value))
+        } else {
+            let value = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+            print(typed(value))
+        }
     } catch {
         print("!Foundation refused: \(error)".replacingOccurrences(of: "\n", with: " "))
         status = 1
