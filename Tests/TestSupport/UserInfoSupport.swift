@@ -118,7 +118,7 @@ public struct UserInfoGenerator: Sendable {
         case 6: return .data(Data((0..<Int.random(in: 0...24, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }))
         case 7: return .null
         case 8: return .uuid(UUID(uuid: (0..<16).map { _ in UInt8.random(in: 0...255, using: &rng) }.withUnsafeBytes { $0.load(as: uuid_t.self) }))
-        case 9, 10: return .url(url(depth: 0, using: &rng))
+        case 9, 10: return .url(url(depth: peerSafe ? 1 : 0, using: &rng))
         case 11: return .string(["", "a", "hello", "$nul", "é"].randomElement(using: &rng)!)
         case 12..<(12 + containerWeight):
             return .array((0..<Int.random(in: 0...maxWidth, using: &rng)).map { _ in value(depth: depth + 1, using: &rng) })
@@ -145,9 +145,13 @@ public struct UserInfoGenerator: Sendable {
 
     func url(depth: Int, using rng: inout any SeededRandomNumberGenerator) -> UserInfoURL {
         let absolute = ["https://www.example.com", "https://x.org/a/b?q=1#f", "mailto:a@b.c", "file:///tmp/doc.txt", "urn:isbn:0451450523"]
-        let relative = ["foo.xml", "../up/here", "?query", "#frag", "dir/", "a%20b"]
+        // Peers resolve ".." differently (CoreFoundation keeps it above the root), so peer-safe values avoid it.
+        let relative = peerSafe ? ["foo.xml", "?query", "#frag", "dir/", "a%20b"] : ["foo.xml", "../up/here", "?query", "#frag", "dir/", "a%20b"]
         if depth < 2, Bool.random(using: &rng) {
-            return UserInfoURL(relative: relative.randomElement(using: &rng)!, base: url(depth: depth + 1, using: &rng))
+            // Peers resolve against opaque bases (mailto:, urn:) differently, so peer-safe bases are hierarchical.
+            let base = peerSafe ? UserInfoURL(relative: ["https://www.example.com", "https://x.org/a/b?q=1#f", "file:///tmp/doc.txt"].randomElement(using: &rng)!)
+                                : url(depth: depth + 1, using: &rng)
+            return UserInfoURL(relative: relative.randomElement(using: &rng)!, base: base)
         }
         return UserInfoURL(relative: absolute.randomElement(using: &rng)!)
     }

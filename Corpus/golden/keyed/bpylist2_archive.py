@@ -16,7 +16,7 @@ SAMPLES = {
     "scalars": {"string": "bpylist2 ✓", "int": 42, "negative": -7, "real": 1.5, "yes": True,
                 "data": b"\x00\x01\xff", "empty": ""},
     "collections": {"list": [1, "two", 3.0, [4]], "set": {"a", "b"}, "dict": {"k": {"nested": "v"}}},
-    "date": {"when": timestamp(785500000.5)},
+    "date": {"when": timestamp(1763807200.5), "before-2001": timestamp(900000000.25)},
     "top-list": ["x", "y", "x"],
 }
 
@@ -25,7 +25,8 @@ def typed(v):
     if isinstance(v, bool):
         return {"type": "bool", "value": v}
     if isinstance(v, timestamp):
-        when = datetime.datetime(2001, 1, 1) + datetime.timedelta(seconds=float(v))
+        # bpylist2's timestamp counts from 1970 (it subtracts 978307200 for NS.time).
+        when = datetime.datetime(1970, 1, 1) + datetime.timedelta(seconds=float(v))
         return {"type": "date", "value": when.strftime("%Y-%m-%dT%H:%M:%S.%fZ")}
     if isinstance(v, int):
         return {"type": "integer", "value": str(v)}

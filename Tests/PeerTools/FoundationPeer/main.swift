@@ -20,8 +20,9 @@ func typed(_ value: Any) -> String {
         return out + "\""
     }
     func node(_ type: String, _ value: String) -> String { "{\"type\":\"\(type)\",\"value\":\(value)}" }
-    func urlNode(_ url: URL) -> String {
-        let base = url.baseURL.map(urlNode) ?? "null"
+    // NSURL keeps the relative string and base as archived (bridging to URL would resolve them).
+    func urlNode(_ url: NSURL) -> String {
+        let base = url.baseURL.map { urlNode($0 as NSURL) } ?? "null"
         return "{\"type\":\"url\",\"relative\":\(quote(url.relativeString)),\"base\":\(base)}"
     }
     switch value {
@@ -31,10 +32,10 @@ func typed(_ value: Any) -> String {
         return node("uuid", quote(uuid.uuidString))
     case let uuid as NSUUID:
         return node("uuid", quote(uuid.uuidString))
-    case let url as URL:
-        return urlNode(url)
     case let url as NSURL:
-        return urlNode(url as URL)
+        return urlNode(url)
+    case let url as URL:
+        return urlNode(url as NSURL)
     case let set as Set<AnyHashable>:
         return node("set", "[" + set.map { typed($0.base) }.sorted().joined(separator: ",") + "]")
     case let set as NSSet:
@@ -64,6 +65,9 @@ func typed(_ value: Any) -> String {
         return node("bool", flag ? "true" : "false")
     case let number as NSNumber:
         switch String(cString: number.objCType) {
+        case "c" where number.int64Value == 0 || number.int64Value == 1:
+            // Booleans from archives arrive as CFBoolean-backed NSNumbers of type "c".
+            return node("bool", number.boolValue ? "true" : "false")
         case "f", "d":
             let double = number.doubleValue
             let text: String
