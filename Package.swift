@@ -18,6 +18,7 @@ let package = Package(
     products: [
         .library(name: "PropertyList", targets: ["PropertyList"]),
         .library(name: "KeyedArchive", targets: ["KeyedArchive"]),
+        .library(name: "ActivityPayload", targets: ["ActivityPayload"]),
         .executable(name: "plistkit", targets: ["plistkit"]),
     ],
     dependencies: [
@@ -37,6 +38,11 @@ let package = Package(
                 "PropertyList",
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "ActivityPayload",
+            dependencies: ["KeyedArchive", "PropertyList"],
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -83,6 +89,11 @@ let package = Package(
                 "foundation-peer",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "ActivityPayloadTests",
+            dependencies: ["ActivityPayload", "KeyedArchive", "PropertyList", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
