@@ -98,7 +98,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PlistkitTests",
-            dependencies: ["PropertyList", "TestSupport", "plistkit", "foundation-peer"],
+            dependencies: ["PropertyList", "KeyedArchive", "TestSupport", "plistkit", "foundation-peer"],
             swiftSettings: strictSettings
         ),
     ]
