@@ -1,0 +1,186 @@
+public import FoundationEssentials
+public import KeyedArchive
+public import PropertyList
+
+/// The size budget of an encoded userInfo. See `Specs/payload.md`, "Size budget".
+public struct SizeBudget: Sendable, Hashable {
+    /// Above this many bytes the encoder warns. Default 3 KB (3,072), Apple's advice.
+    public var softLimit: Int
+    /// Above this many bytes encoding fails with ``PayloadError/Code/overBudget``; nil for none.
+    public var hardLimit: Int?
+
+    public init(softLimit: Int = 3072, hardLimit: Int? = nil) {
+        (self.softLimit, self.hardLimit) = (softLimit, hardLimit)
+    }
+}
+
+/// What a userInfo costs, from its real encoded form.
+public struct CostReport: Sendable, Hashable {
+    /// One key path and the bytes removing it saves.
+    public struct Entry: Sendable, Hashable {
+        public var keyPath: PropertyListKeyPath
+        public var bytes: Int
+    }
+
+    /// Bytes of the encoded userInfo (keyed archive, binary).
+    public var total: Int
+    /// Every dictionary key path, largest cost first (ties in key-path order).
+    public var entries: [Entry]
+    /// Human warnings (over the soft limit).
+    public var warnings: [String]
+}
+
+/// A payload that was encoded, with what the encoder noticed.
+public struct EncodedPayload: Sendable {
+    /// The wire form.
+    public var data: Data
+    /// The cost of the userInfo in it.
+    public var cost: CostReport
+}
+
+/// A payload that was decoded, with the version it carried.
+public struct DecodedPayload: Sendable {
+    public var payload: ActivityPayload
+    /// The version found in userInfo before migration (nil without versioning).
+    public var foundVersion: PayloadVersion?
+}
+
+/// Encodes and decodes Handoff payloads with every payload rule applied:
+/// envelope checks, versioning, URL translation, size budget and decode limits.
+///
+/// ```swift
+/// var codec = PayloadCodec(layout: .macOS(home: "/Users/ada", containers: ["iCloud.com.example.App"]))
+/// codec.versioning = PayloadVersioning(key: "com.example.app.version", current: PayloadVersion(2, 0))
+/// let encoded = try codec.encode(payload)              // encoded.cost.warnings when over 3 KB
+/// let decoded = try receiver.decode(encoded.data)      // file URLs now point into the receiver's container
+/// ```
+public struct PayloadCodec: Sendable {
+    /// This device's synced containers: the sender's for encoding, the receiver's for decoding.
+    public var layout: ContainerLayout?
+    /// Which URL schemes may travel.
+    public var policy: URLPolicy
+    /// The app's versioning key, if it uses one.
+    public var versioning: PayloadVersioning?
+    /// The size budget for the encoded userInfo.
+    public var budget: SizeBudget
+    /// Decode limits (``PropertyListLimits/payload`` by default).
+    public var limits: PropertyListLimits
+    /// The property-list format written.
+    public var format: PropertyListFormat
+
+    public init(layout: ContainerLayout? = nil, policy: URLPolicy = URLPolicy(), versioning: PayloadVersioning? = nil,
+                budget: SizeBudget = SizeBudget(), limits: PropertyListLimits = .payload, format: PropertyListFormat = .binary) {
+        (self.layout, self.policy, self.versioning, self.budget, self.limits, self.format) = (layout, policy, versioning, budget, limits, format)
+    }
+
+    /// Validates, stamps the version, translates file URLs, checks the budget, and archives.
+    public func encode(_ payload: ActivityPayload) throws(PayloadError) -> EncodedPayload {
+        try payload.validate()
+        var outgoing = payload
+        if let versioning { outgoing.userInfo = versioning.stamp(outgoing.userInfo) }
+        let translator = URLTranslator(policy: policy)
+        guard case .dictionary(let translated) = try translator.outgoing(.dictionary(outgoing.userInfo), from: layout) else {
+            preconditionFailure("a dictionary maps to a dictionary")
+        }
+        outgoing.userInfo = translated
+        let cost = try Self.cost(of: outgoing.userInfo, budget: budget)
+        // overBudget(size:limit:)
+        if let hard = budget.hardLimit, cost.total > hard {
+            throw PayloadError(.overBudget, "overBudget(size: \(cost.total), limit: \(hard))")
+        }
+        do {
+            return EncodedPayload(data: try UserInfoCodec().encode(outgoing.envelope, format: format), cost: cost)
+        } catch {
+            throw PayloadError(error)
+        }
+    }
+
+    /// Unarchives within the payload limits, checks the envelope, required keys and
+    /// version (migrating older ones), and resolves container references.
+    public func decode(_ data: Data) throws(PayloadError) -> DecodedPayload {
+        let envelope: UserInfoValue
+        do throws(UserInfoError) {
+            let (value, profile) = try UserInfoCodec(limits: limits).decodeDetectingProfile(data)
+            guard profile == .keyedArchive else {
+                throw UserInfoError(.missingArchiveKey, "a payload is a keyed archive, not a plain property list")
+            }
+            envelope = value
+        } catch {
+            throw PayloadError(error)
+        }
+        var payload = try ActivityPayload(envelope: envelope)
+        try payload.validate()
+        var found: PayloadVersion?
+        if let versioning {
+            let checked = try versioning.check(payload.userInfo)
+            payload.userInfo = checked.userInfo
+            found = checked.found
+        }
+        guard case .dictionary(let translated) = try URLTranslator(policy: policy).incoming(.dictionary(payload.userInfo), to: layout) else {
+            preconditionFailure("a dictionary maps to a dictionary")
+        }
+        payload.userInfo = translated
+        return DecodedPayload(payload: payload, foundVersion: found)
+    }
+
+    /// The cost report of a userInfo: its encoded size, and for every dictionary
+    /// key path the bytes that removing it saves (measured by re-encoding).
+    public static func cost(of userInfo: UserInfoDictionary, budget: SizeBudget = SizeBudget()) throws(PayloadError) -> CostReport {
+        func size(_ value: UserInfoDictionary) throws(PayloadError) -> Int {
+            do { return try KeyedArchiveWriter().write(.dictionary(value)).count } catch { throw PayloadError(error) }
+        }
+        let total = try size(userInfo)
+        var entries: [CostReport.Entry] = []
+        for path in keyPaths(of: userInfo, prefix: []) {
+            let without = removing(path, from: .dictionary(userInfo))
+            guard case .dictionary(let smaller) = without else { continue }
+            entries.append(.init(keyPath: PropertyListKeyPath(path), bytes: total - (try size(smaller))))
+        }
+        entries.sort { ($0.bytes, $1.keyPath.description) > ($1.bytes, $0.keyPath.description) }
+        var warnings: [String] = []
+        if total > budget.softLimit {
+            warnings.append("userInfo is \(total) bytes, over the advised \(budget.softLimit)")
+        }
+        return CostReport(total: total, entries: entries, warnings: warnings)
+    }
+
+    /// Every dictionary key path, outermost first.
+    private static func keyPaths(of dictionary: UserInfoDictionary, prefix: [PropertyListKeyPath.Component]) -> [[PropertyListKeyPath.Component]] {
+        var paths: [[PropertyListKeyPath.Component]] = []
+        for key in dictionary.sortedKeys {
+            let path = prefix + [.key(key)]
+            paths.append(path)
+            paths += nestedPaths(dictionary[key]!, prefix: path)
+        }
+        return paths
+    }
+
+    private static func nestedPaths(_ value: UserInfoValue, prefix: [PropertyListKeyPath.Component]) -> [[PropertyListKeyPath.Component]] {
+        switch value {
+        case .dictionary(let dictionary): return keyPaths(of: dictionary, prefix: prefix)
+        case .array(let elements):
+            return elements.enumerated().flatMap { nestedPaths($0.element, prefix: prefix + [.index($0.offset)]) }
+        default: return []
+        }
+    }
+
+    private static func removing(_ path: ArraySlice<PropertyListKeyPath.Component>, from value: UserInfoValue) -> UserInfoValue {
+        guard let first = path.first else { return value }
+        switch (first, value) {
+        case (.key(let key), .dictionary(var dictionary)):
+            if path.count == 1 { dictionary[key] = nil } else if let member = dictionary[key] {
+                dictionary[key] = removing(path.dropFirst(), from: member)
+            }
+            return .dictionary(dictionary)
+        case (.index(let index), .array(var elements)) where elements.indices.contains(index):
+            elements[index] = removing(path.dropFirst(), from: elements[index])
+            return .array(elements)
+        default:
+            return value
+        }
+    }
+
+    private static func removing(_ path: [PropertyListKeyPath.Component], from value: UserInfoValue) -> UserInfoValue {
+        removing(path[...], from: value)
+    }
+}

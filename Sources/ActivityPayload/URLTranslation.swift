@@ -1,0 +1,313 @@
+import FoundationEssentials
+public import KeyedArchive
+import PropertyList
+
+/// Which URL schemes a payload may carry besides container references.
+public struct URLPolicy: Sendable, Hashable {
+    /// Schemes allowed (lower case). Default: `http`, `https`.
+    public var allowedSchemes: Set<String>
+
+    /// Schemes refused whatever the allowed list says: they run code or embed content.
+    public static let alwaysRefused: Set<String> = ["javascript", "vbscript", "data"]
+
+    /// Creates a policy allowing `http`, `https` and the given schemes.
+    public init(allowing schemes: Set<String> = []) {
+        allowedSchemes = Set(["http", "https"] + schemes.map { $0.lowercased() })
+    }
+
+    func allows(_ scheme: String) -> Bool {
+        let lower = scheme.lowercased()
+        return !Self.alwaysRefused.contains(lower) && allowedSchemes.contains(lower)
+    }
+}
+
+/// Translates file URLs in synced containers between devices: outgoing, a
+/// file URL inside one of the sender's containers becomes a portable
+/// container reference (`icloud-container:IDENTIFIER/relative/path`);
+/// incoming, a reference becomes the file URL of the same file in the
+/// receiver's container. Everything else is refused with the key path.
+/// Pure string work: nothing touches the file system.
+/// See `Specs/url-translation.md`.
+public struct URLTranslator: Sendable {
+    /// The scheme of portable container references.
+    public static let referenceScheme = "icloud-container"
+    /// Longest decoded relative path accepted, in bytes.
+    public static let maxPathBytes = 1024
+    /// Longest decoded path component accepted, in bytes.
+    public static let maxComponentBytes = 255
+
+    public var policy: URLPolicy
+
+    public init(policy: URLPolicy = URLPolicy()) { self.policy = policy }
+
+    // MARK: Outgoing
+
+    /// Rewrites every URL in `value` for sending from `layout` (nil: this device
+    /// has no synced containers, so every file URL is refused).
+    public func outgoing(_ value: UserInfoValue, from layout: ContainerLayout?) throws(PayloadError) -> UserInfoValue {
+        try map(value) { (url) throws(PayloadError) in try outgoingURL(url, layout) }
+    }
+
+    private func outgoingURL(_ url: UserInfoURL, _ layout: ContainerLayout?) throws(PayloadError) -> UserInfoURL {
+        guard let absolute = url.url, let scheme = absolute.scheme?.lowercased() else {
+            throw PayloadError(.schemeNotAllowed, "\"\(url.relative)\" is not an absolute URL")
+        }
+        if scheme == "file" {
+            guard let layout else {
+                throw PayloadError(.fileOutsideContainer, "\(absolute.absoluteString) is a file URL, and this device has no synced containers")
+            }
+            return UserInfoURL(relative: try reference(forFileURL: absolute, layout))
+        }
+        // schemeNotAllowed: only the policy's schemes travel (javascript:, data: never).
+        guard policy.allows(scheme) else {
+            throw PayloadError(.schemeNotAllowed, "the scheme \"\(scheme)\" is not allowed in a payload")
+        }
+        // A base can name a file even when the resolved URL does not: translate it too.
+        var translated = url
+        if let base = url.base { translated.base = try outgoingURL(base, layout) }
+        return translated
+    }
+
+    /// The container reference of a file URL inside one of `layout`'s containers.
+    func reference(forFileURL url: URL, _ layout: ContainerLayout) throws(PayloadError) -> String {
+        // fileOutsideContainer: only local files (no host, no query, no fragment).
+        let host = url.host(percentEncoded: true) ?? ""
+        guard host.isEmpty || host.lowercased() == "localhost", url.query == nil, url.fragment == nil else {
+            throw PayloadError(.fileOutsideContainer, "\(url.absoluteString) is not a plain local file URL")
+        }
+        let encodedPath = url.path(percentEncoded: true)
+        let isDirectory = encodedPath.hasSuffix("/")
+        // Normalise: decode each component, drop "." and empty ones, let ".." climb.
+        var components: [String] = []
+        for raw in encodedPath.split(separator: "/", omittingEmptySubsequences: true) {
+            guard let name = PercentEncoding.decode(raw) else {
+                throw PayloadError(.fileOutsideContainer, "\(url.absoluteString) has a malformed path")
+            }
+            switch name {
+            case ".": continue
+            case "..":
+                // pathEscapesContainer: ".." above the file-system root.
+                guard !components.isEmpty else {
+                    throw PayloadError(.pathEscapesContainer, "\(url.absoluteString) climbs above the root")
+                }
+                components.removeLast()
+            default: components.append(name)
+            }
+        }
+        let root = layout.rootComponents.map(String.init)
+        // fileOutsideContainer: ROOT/CONTAINER/something.
+        guard components.count > root.count + 1, Array(components.prefix(root.count)) == root,
+              let identifier = ContainerLayout.identifier(forDirectoryName: components[root.count]), layout.has(identifier) else {
+            throw PayloadError(.fileOutsideContainer, "\(url.absoluteString) is not inside a synced container of \(layout.root)")
+        }
+        let relative = Array(components.dropFirst(root.count + 1))
+        for name in relative {
+            try Self.checkComponent(name, in: url.absoluteString)
+        }
+        let path = relative.map(PercentEncoding.encode).joined(separator: "/") + (isDirectory ? "/" : "")
+        try Self.checkLength(relative, in: url.absoluteString)
+        return "\(Self.referenceScheme):\(identifier)/\(path)"
+    }
+
+    // MARK: Incoming
+
+    /// Resolves every container reference in `value` against `layout` (nil: no
+    /// containers, so every reference is unknown), refusing raw file URLs,
+    /// unknown containers, escapes and disallowed schemes.
+    public func incoming(_ value: UserInfoValue, to layout: ContainerLayout?) throws(PayloadError) -> UserInfoValue {
+        try map(value) { (url) throws(PayloadError) in try incomingURL(url, layout, isBase: false) }
+    }
+
+    private func incomingURL(_ url: UserInfoURL, _ layout: ContainerLayout?, isBase: Bool) throws(PayloadError) -> UserInfoURL {
+        if let reference = Self.referenceBody(url.relative) {
+            // invalidContainerReference: references are absolute and nothing is relative to one.
+            guard url.base == nil, !isBase else {
+                throw PayloadError(.invalidContainerReference, "a container reference cannot have or be a base")
+            }
+            return UserInfoURL(relative: try fileURL(forReference: reference, url.relative, layout))
+        }
+        let base = try url.base.map { (base) throws(PayloadError) in try incomingURL(base, layout, isBase: true) }
+        guard let absolute = UserInfoURL(relative: url.relative, base: base).url, let scheme = absolute.scheme?.lowercased() else {
+            throw PayloadError(.schemeNotAllowed, "\"\(url.relative)\" is not an absolute URL")
+        }
+        // rawFileURL: the sender's file paths mean nothing here.
+        guard scheme != "file" else {
+            throw PayloadError(.rawFileURL, "a raw file URL from the sender (\(absolute.absoluteString)) is refused; send a container reference")
+        }
+        guard policy.allows(scheme) else {
+            throw PayloadError(.schemeNotAllowed, "the scheme \"\(scheme)\" is not allowed in a payload")
+        }
+        return UserInfoURL(relative: url.relative, base: base)
+    }
+
+    /// The part after `icloud-container:` (scheme compared case-insensitively), or nil.
+    static func referenceBody(_ text: String) -> Substring? {
+        let prefix = referenceScheme + ":"
+        guard text.utf8.count >= prefix.utf8.count, text.prefix(prefix.count).lowercased() == prefix else { return nil }
+        return text.dropFirst(prefix.count)
+    }
+
+    /// The receiver's file URL for a container reference.
+    func fileURL(forReference body: Substring, _ text: String, _ layout: ContainerLayout?) throws(PayloadError) -> String {
+        guard let slash = body.firstIndex(of: "/") else {
+            throw PayloadError(.invalidContainerReference, "\(text) names no file in its container")
+        }
+        let identifier = String(body[..<slash])
+        guard ContainerLayout.isValidIdentifier(identifier), let directory = ContainerLayout.directoryName(forIdentifier: identifier) else {
+            throw PayloadError(.invalidContainerReference, "\(text) has an invalid container identifier")
+        }
+        // unknownContainer: only containers the receiver has.
+        guard let layout, layout.containers.contains(identifier) else {
+            throw PayloadError(.unknownContainer, "the container \(identifier) is not one of this device's")
+        }
+        var path = body[body.index(after: slash)...]
+        let isDirectory = path.hasSuffix("/")
+        if isDirectory { path = path.dropLast() }
+        // invalidContainerReference: a non-empty path without empty components (no "//", no leading "/").
+        guard !path.isEmpty else {
+            throw PayloadError(.invalidContainerReference, "\(text) names no file in its container")
+        }
+        var components: [String] = []
+        for raw in path.split(separator: "/", omittingEmptySubsequences: false) {
+            guard !raw.isEmpty else {
+                throw PayloadError(.pathEscapesContainer, "\(text) has an empty or absolute path component")
+            }
+            // Only unreserved characters and %HH escapes, as our writer encodes.
+            guard raw.utf8.allSatisfy(PercentEncoding.isUnreservedOrPercent), let name = PercentEncoding.decode(raw) else {
+                throw PayloadError(.invalidContainerReference, "\(text) has a malformed percent-encoded component")
+            }
+            try Self.checkComponent(name, in: text)
+            components.append(name)
+        }
+        try Self.checkLength(components, in: text)
+        let fullPath = layout.root + "/" + directory + "/" + components.joined(separator: "/") + (isDirectory ? "/" : "")
+        return "file://" + PercentEncoding.encodePath(fullPath)
+    }
+
+    /// The rules every decoded path component obeys, on both sides.
+    static func checkComponent(_ name: String, in url: String) throws(PayloadError) {
+        // pathEscapesContainer: no ".", "..", or separators hidden by encoding.
+        guard name != "." && name != ".." else {
+            throw PayloadError(.pathEscapesContainer, "\(url) has a \"\(name)\" component")
+        }
+        guard !name.contains("/"), !name.contains("\\") else {
+            throw PayloadError(.pathEscapesContainer, "\(url) has a path separator inside a component")
+        }
+        // invalidContainerReference: no NUL or control characters, no second layer of encoding.
+        guard !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+            throw PayloadError(.invalidContainerReference, "\(url) has a control character in a component")
+        }
+        guard !PercentEncoding.containsEscape(name) else {
+            throw PayloadError(.invalidContainerReference, "\(url) is percent-encoded twice")
+        }
+        guard name.utf8.count <= maxComponentBytes else {
+            throw PayloadError(.invalidContainerReference, "\(url) has a component over \(maxComponentBytes) bytes")
+        }
+    }
+
+    static func checkLength(_ components: [String], in url: String) throws(PayloadError) {
+        let bytes = components.reduce(0) { $0 + $1.utf8.count } + max(0, components.count - 1)
+        guard bytes <= maxPathBytes else {
+            throw PayloadError(.invalidContainerReference, "\(url) has a path over \(maxPathBytes) bytes")
+        }
+    }
+
+    // MARK: Walking the value
+
+    /// Applies `transform` to every URL in `value` (nested in arrays, sets,
+    /// dictionaries), keeping the key path in errors.
+    func map(_ value: UserInfoValue, _ transform: (UserInfoURL) throws(PayloadError) -> UserInfoURL) throws(PayloadError) -> UserInfoValue {
+        switch value {
+        case .url(let url): return .url(try transform(url))
+        case .array(let elements):
+            var result: [UserInfoValue] = []
+            result.reserveCapacity(elements.count)
+            for (position, element) in elements.enumerated() {
+                do { result.append(try map(element, transform)) } catch { throw error.inside(.index(position)) }
+            }
+            return .array(result)
+        case .set(let set):
+            var result = UserInfoSet()
+            for (position, member) in set.members.enumerated() {
+                let translated: UserInfoValue
+                do { translated = try map(member, transform) } catch { throw error.inside(.index(position)) }
+                guard result.insert(translated) else {
+                    throw PayloadError(.invalidEnvelope, "two set members translate to the same URL", keyPath: PropertyListKeyPath([.index(position)]))
+                }
+            }
+            return .set(result)
+        case .dictionary(let dictionary):
+            var result = UserInfoDictionary(minimumCapacity: dictionary.count)
+            for (key, member) in dictionary {
+                do { result[key] = try map(member, transform) } catch { throw error.inside(.key(key)) }
+            }
+            return .dictionary(result)
+        default:
+            return value
+        }
+    }
+}
+
+/// Percent-encoding for container references and file URLs (RFC 3986).
+enum PercentEncoding {
+    /// ALPHA / DIGIT / "-" / "." / "_" / "~"
+    static func isUnreserved(_ byte: UInt8) -> Bool {
+        (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+            || byte == 0x2D || byte == 0x2E || byte == 0x5F || byte == 0x7E
+    }
+
+    static func isUnreservedOrPercent(_ byte: UInt8) -> Bool { isUnreserved(byte) || byte == 0x25 }
+
+    /// Every byte but the unreserved ones as %HH (upper case).
+    static func encode(_ text: String) -> String {
+        var out = ""
+        for byte in text.utf8 {
+            if isUnreserved(byte) { out.unicodeScalars.append(Unicode.Scalar(byte)) } else { out += "%" + hex(byte) }
+        }
+        return out
+    }
+
+    /// Like `encode`, keeping `/`.
+    static func encodePath(_ path: String) -> String {
+        path.split(separator: "/", omittingEmptySubsequences: false).map { encode(String($0)) }.joined(separator: "/")
+    }
+
+    /// Decodes %HH escapes; nil for a malformed escape or bytes that are not UTF-8.
+    static func decode(_ text: Substring) -> String? {
+        var bytes: [UInt8] = []
+        var iterator = Array(text.utf8).makeIterator()
+        while let byte = iterator.next() {
+            if byte == 0x25 {
+                guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else { return nil }
+                bytes.append(high << 4 | low)
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    /// True when `text` holds a `%HH` sequence (a second layer of encoding).
+    static func containsEscape(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        guard bytes.count >= 3 else { return false }
+        for i in 0..<(bytes.count - 2) where bytes[i] == 0x25 && hexValue(bytes[i + 1]) != nil && hexValue(bytes[i + 2]) != nil {
+            return true
+        }
+        return false
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case 0x30...0x39: return byte - 0x30
+        case 0x41...0x46: return byte - 0x41 + 10
+        case 0x61...0x66: return byte - 0x61 + 10
+        default: return nil
+        }
+    }
+
+    private static func hex(_ byte: UInt8) -> String {
+        let digits = Array("0123456789ABCDEF".utf8)
+        return String(decoding: [digits[Int(byte >> 4)], digits[Int(byte & 0xF)]], as: UTF8.self)
+    }
+}
