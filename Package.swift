@@ -93,7 +93,10 @@ let package = Package(
         ),
         .testTarget(
             name: "ActivityPayloadTests",
-            dependencies: ["ActivityPayload", "KeyedArchive", "PropertyList", "TestSupport"],
+            dependencies: [
+                "ActivityPayload", "KeyedArchive", "PropertyList", "TestSupport",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(
