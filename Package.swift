@@ -50,6 +50,7 @@ let package = Package(
             dependencies: [
                 "PropertyList",
                 "KeyedArchive",
+                "ActivityPayload",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings

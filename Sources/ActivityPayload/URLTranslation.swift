@@ -52,6 +52,14 @@ public struct URLTranslator: Sendable {
         guard let absolute = url.url, let scheme = absolute.scheme?.lowercased() else {
             throw PayloadError(.schemeNotAllowed, "\"\(url.relative)\" is not an absolute URL")
         }
+        // A reference already made (by this library or another sender) stays as it is, once checked.
+        if let body = Self.referenceBody(url.relative) {
+            guard url.base == nil else {
+                throw PayloadError(.invalidContainerReference, "a container reference cannot have a base")
+            }
+            _ = try Self.parseReference(body, url.relative)
+            return url
+        }
         if scheme == "file" {
             guard let layout else {
                 throw PayloadError(.fileOutsideContainer, "\(absolute.absoluteString) is a file URL, and this device has no synced containers")
@@ -149,16 +157,25 @@ public struct URLTranslator: Sendable {
 
     /// The receiver's file URL for a container reference.
     func fileURL(forReference body: Substring, _ text: String, _ layout: ContainerLayout?) throws(PayloadError) -> String {
+        let (identifier, components, isDirectory) = try Self.parseReference(body, text)
+        // unknownContainer: only containers the receiver has.
+        guard let layout, layout.containers.contains(identifier) else {
+            throw PayloadError(.unknownContainer, "the container \(identifier) is not one of this device's")
+        }
+        let directory = ContainerLayout.directoryName(forIdentifier: identifier)!
+        let fullPath = layout.root + "/" + directory + "/" + components.joined(separator: "/") + (isDirectory ? "/" : "")
+        return "file://" + PercentEncoding.encodePath(fullPath)
+    }
+
+    /// Splits and checks a reference's body (after `icloud-container:`): the
+    /// identifier, the decoded path components, and whether it names a directory.
+    static func parseReference(_ body: Substring, _ text: String) throws(PayloadError) -> (identifier: String, components: [String], isDirectory: Bool) {
         guard let slash = body.firstIndex(of: "/") else {
             throw PayloadError(.invalidContainerReference, "\(text) names no file in its container")
         }
         let identifier = String(body[..<slash])
-        guard ContainerLayout.isValidIdentifier(identifier), let directory = ContainerLayout.directoryName(forIdentifier: identifier) else {
+        guard ContainerLayout.isValidIdentifier(identifier) else {
             throw PayloadError(.invalidContainerReference, "\(text) has an invalid container identifier")
-        }
-        // unknownContainer: only containers the receiver has.
-        guard let layout, layout.containers.contains(identifier) else {
-            throw PayloadError(.unknownContainer, "the container \(identifier) is not one of this device's")
         }
         var path = body[body.index(after: slash)...]
         let isDirectory = path.hasSuffix("/")
@@ -176,12 +193,11 @@ public struct URLTranslator: Sendable {
             guard raw.utf8.allSatisfy(PercentEncoding.isUnreservedOrPercent), let name = PercentEncoding.decode(raw) else {
                 throw PayloadError(.invalidContainerReference, "\(text) has a malformed percent-encoded component")
             }
-            try Self.checkComponent(name, in: text)
+            try checkComponent(name, in: text)
             components.append(name)
         }
-        try Self.checkLength(components, in: text)
-        let fullPath = layout.root + "/" + directory + "/" + components.joined(separator: "/") + (isDirectory ? "/" : "")
-        return "file://" + PercentEncoding.encodePath(fullPath)
+        try checkLength(components, in: text)
+        return (identifier, components, isDirectory)
     }
 
     /// The rules every decoded path component obeys, on both sides.
