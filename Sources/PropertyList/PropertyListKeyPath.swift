@@ -68,23 +68,10 @@ public struct PropertyListKeyPath: Sendable, Hashable, CustomStringConvertible {
         return true
     }
 
+    /// A JSON string literal, so that any key reads back unambiguously.
     private static func quoted(_ key: String) -> String {
-        var text = "\""
-        for scalar in key.unicodeScalars {
-            switch scalar {
-            case "\"": text += "\\\""
-            case "\\": text += "\\\\"
-            case "\n": text += "\\n"
-            case "\t": text += "\\t"
-            case "\r": text += "\\r"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    text += "\\u{" + String(scalar.value, radix: 16) + "}"
-                } else {
-                    text.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return text + "\""
+        var text = ""
+        PlainJSONWriter.appendQuoted(key, to: &text)
+        return text
     }
 }

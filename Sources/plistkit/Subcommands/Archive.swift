@@ -16,18 +16,14 @@ struct Archive: ParsableCommand {
     @Option(name: .long, help: "Output format: \(Documents.ArchiveFormat.allCases.map(\.rawValue).joined(separator: ", ")).")
     var format: Documents.ArchiveFormat = .binary1
 
-    @Option(name: [.short, .customLong("output")], help: "Output file ('-' for standard output).")
-    var output: String = "-"
+    @OptionGroup var output: OutputOptions
 
     func run() throws {
-        do {
+        try reporting(file) {
             let bytes = try Files.read(file, limit: PropertyListLimits.default.maxInputBytes)
             let value = try TypedJSONReader().readUserInfo(Data(bytes))
             let archive = try KeyedArchiveWriter().archive(value)
-            try Files.write(try Documents.encode(archive, as: format), to: output)
-        } catch {
-            Files.complain("plistkit: \(file): \(error)")
-            throw ExitCode(1)
+            try output.write(try Documents.encode(archive, as: format))
         }
     }
 }

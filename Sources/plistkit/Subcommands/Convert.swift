@@ -14,18 +14,14 @@ struct Convert: ParsableCommand {
     @Option(name: .long, help: "Output format: \(Documents.OutputFormat.allCases.map(\.rawValue).joined(separator: ", ")).")
     var format: Documents.OutputFormat
 
-    @Option(name: [.short, .customLong("output")], help: "Output file ('-' for standard output).")
-    var output: String = "-"
+    @OptionGroup var output: OutputOptions
 
     func run() throws {
-        do {
+        try reporting(file) {
             let bytes = try Files.read(file, limit: PropertyListLimits.default.maxInputBytes)
             let value = try Documents.decode(bytes)
             let encoded = try Documents.encode(value, as: format)
-            try Files.write(encoded, to: output)
-        } catch {
-            Files.complain("plistkit: \(file): \(error)")
-            throw ExitCode(1)
+            try output.write(encoded)
         }
     }
 }

@@ -11,6 +11,25 @@ struct Payload: ParsableCommand {
         subcommands: [Check.self, Translate.self, Encode.self, Decode.self]
     )
 
+    /// `--version-key K --supports 2.x`: the versions a receiver understands.
+    struct VersionSupportOptions: ParsableArguments {
+        @Option(name: .customLong("version-key"), help: "The userInfo key holding the payload version.")
+        var versionKey: String?
+
+        @Option(help: "The versions understood, as MAJOR.x or MAJOR.MINOR (with --version-key).")
+        var supports: String?
+
+        func validate() throws {
+            if (versionKey == nil) != (supports == nil) { throw ValidationError("--version-key and --supports go together") }
+            if let supports, Supports.version(supports) == nil { throw ValidationError("--supports \"\(supports)\" is not MAJOR.x or MAJOR.MINOR") }
+        }
+
+        var versioning: PayloadVersioning? {
+            guard let versionKey, let supports, let current = Supports.version(supports) else { return nil }
+            return PayloadVersioning(key: versionKey, current: current)
+        }
+    }
+
     /// Options naming a device's synced containers.
     struct LayoutOptions: ParsableArguments {
         @Option(name: .customLong("container"), help: "A container identifier the device has (repeatable), e.g. iCloud.com.example.App.")
@@ -40,11 +59,7 @@ struct Payload: ParsableCommand {
         @Option(name: .customLong("hard-limit"), help: "Largest allowed size of the encoded userInfo.")
         var hardLimit: String?
 
-        @Option(name: .customLong("version-key"), help: "The userInfo key holding the payload version.")
-        var versionKey: String?
-
-        @Option(help: "The versions understood, as MAJOR.x or MAJOR.MINOR (with --version-key).")
-        var supports: String?
+        @OptionGroup var versions: VersionSupportOptions
 
         @Option(help: "The receiver's layout: macos:HOME, ios or root:PATH.")
         var layout: String?
@@ -52,20 +67,15 @@ struct Payload: ParsableCommand {
         @OptionGroup var layoutOptions: LayoutOptions
 
         func validate() throws {
-            if (versionKey == nil) != (supports == nil) { throw ValidationError("--version-key and --supports go together") }
             guard Byte.parse(budget) != nil else { throw ValidationError("--budget \"\(budget)\" is not a size") }
             if let hardLimit, Byte.parse(hardLimit) == nil { throw ValidationError("--hard-limit \"\(hardLimit)\" is not a size") }
-            if let supports, Supports.version(supports) == nil { throw ValidationError("--supports \"\(supports)\" is not MAJOR.x or MAJOR.MINOR") }
         }
 
         func run() throws {
             var failed = false
             do {
                 let bytes = try Files.read(file, limit: PropertyListLimits.payload.maxInputBytes)
-                var codec = PayloadCodec(layout: try layoutOptions.layout(layout))
-                if let versionKey, let supports, let current = Supports.version(supports) {
-                    codec.versioning = PayloadVersioning(key: versionKey, current: current)
-                }
+                let codec = PayloadCodec(layout: try layoutOptions.layout(layout), versioning: versions.versioning)
                 let decoded = try codec.decode(Data(bytes))
                 // The cost of the userInfo as it travels (before this device's URL translation).
                 let wire = try ActivityPayload(envelope: try UserInfoCodec(limits: .payload).decode(Data(bytes)))
@@ -107,8 +117,7 @@ struct Payload: ParsableCommand {
 
         @OptionGroup var layoutOptions: LayoutOptions
 
-        @Option(name: [.short, .customLong("output")], help: "Output file ('-' for standard output).")
-        var output: String = "-"
+        @OptionGroup var output: OutputOptions
 
         func run() throws {
             do {
@@ -119,10 +128,7 @@ struct Payload: ParsableCommand {
                 let moved = try translator.incoming(try translator.outgoing(.dictionary(payload.userInfo), from: try layoutOptions.layout(from)),
                                                     to: try layoutOptions.layout(to))
                 payload.userInfo = moved.dictionaryValue ?? [:]
-                try Files.write(Array(try KeyedArchiveWriter().write(payload.envelope)), to: output)
-            } catch {
-                Files.complain("plistkit: \(file): \(error)")
-                throw ExitCode(1)
+                try output.write(Array(try KeyedArchiveWriter().write(payload.envelope)))
             }
         }
     }
@@ -153,8 +159,7 @@ struct Payload: ParsableCommand {
         @Option(name: .customLong("hard-limit"), help: "Largest allowed size of the encoded userInfo.")
         var hardLimit: String?
 
-        @Option(name: [.short, .customLong("output")], help: "Output file ('-' for standard output).")
-        var output: String = "-"
+        @OptionGroup var output: OutputOptions
 
         func validate() throws {
             if (versionKey == nil) != (version == nil) { throw ValidationError("--version-key and --version go together") }
@@ -164,7 +169,7 @@ struct Payload: ParsableCommand {
         }
 
         func run() throws {
-            do {
+            try reporting(file) {
                 let bytes = try Files.read(file, limit: PropertyListLimits.payload.maxInputBytes)
                 let payload = try ActivityPayload(envelope: try TypedJSONReader(limits: .payload).readUserInfo(Data(bytes)))
                 var codec = PayloadCodec(layout: try layoutOptions.layout(layout),
@@ -174,10 +179,7 @@ struct Payload: ParsableCommand {
                 }
                 let encoded = try codec.encode(payload)
                 for warning in encoded.cost.warnings { Files.complain("plistkit: warning: \(warning)") }
-                try Files.write(Array(encoded.data), to: output)
-            } catch {
-                Files.complain("plistkit: \(file): \(error)")
-                throw ExitCode(1)
+                try output.write(Array(encoded.data))
             }
         }
     }
@@ -196,32 +198,16 @@ struct Payload: ParsableCommand {
 
         @OptionGroup var layoutOptions: LayoutOptions
 
-        @Option(name: .customLong("version-key"), help: "The userInfo key holding the payload version.")
-        var versionKey: String?
+        @OptionGroup var versions: VersionSupportOptions
 
-        @Option(help: "The versions understood, as MAJOR.x or MAJOR.MINOR (with --version-key).")
-        var supports: String?
-
-        @Option(name: [.short, .customLong("output")], help: "Output file ('-' for standard output).")
-        var output: String = "-"
-
-        func validate() throws {
-            if (versionKey == nil) != (supports == nil) { throw ValidationError("--version-key and --supports go together") }
-            if let supports, Supports.version(supports) == nil { throw ValidationError("--supports \"\(supports)\" is not MAJOR.x or MAJOR.MINOR") }
-        }
+        @OptionGroup var output: OutputOptions
 
         func run() throws {
-            do {
+            try reporting(file) {
                 let bytes = try Files.read(file, limit: PropertyListLimits.payload.maxInputBytes)
-                var codec = PayloadCodec(layout: try layoutOptions.layout(layout))
-                if let versionKey, let supports, let current = Supports.version(supports) {
-                    codec.versioning = PayloadVersioning(key: versionKey, current: current)
-                }
+                let codec = PayloadCodec(layout: try layoutOptions.layout(layout), versioning: versions.versioning)
                 let decoded = try codec.decode(Data(bytes))
-                try Files.write(Array(TypedJSONWriter(pretty: true).write(decoded.payload.envelope)) + [0x0A], to: output)
-            } catch {
-                Files.complain("plistkit: \(file): \(error)")
-                throw ExitCode(1)
+                try output.write(Array(TypedJSONWriter(pretty: true).write(decoded.payload.envelope)) + [0x0A])
             }
         }
     }

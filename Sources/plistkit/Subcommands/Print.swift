@@ -10,7 +10,7 @@ struct Print: ParsableCommand {
     var file: String
 
     func run() throws {
-        do {
+        try reporting(file) {
             let bytes = try Files.read(file, limit: PropertyListLimits.default.maxInputBytes)
             let value = try Documents.decode(bytes)
             // A keyed archive of userInfo values prints as the userInfo tree;
@@ -20,9 +20,6 @@ struct Print: ParsableCommand {
             } else {
                 print(value.description)
             }
-        } catch {
-            Files.complain("plistkit: \(file): \(error)")
-            throw ExitCode(1)
         }
     }
 }

@@ -13,18 +13,14 @@ struct Unarchive: ParsableCommand {
     @Argument(help: "The archive ('-' for standard input).")
     var file: String
 
-    @Option(name: [.short, .customLong("output")], help: "Output file ('-' for standard output).")
-    var output: String = "-"
+    @OptionGroup var output: OutputOptions
 
     func run() throws {
-        do {
+        try reporting(file) {
             let bytes = try Files.read(file, limit: PropertyListLimits.default.maxInputBytes)
             let plist = try Documents.decode(bytes)
             let value = try KeyedArchiveReader().unarchive(plist)
-            try Files.write(Array(TypedJSONWriter(pretty: true).write(value)) + [0x0A], to: output)
-        } catch {
-            Files.complain("plistkit: \(file): \(error)")
-            throw ExitCode(1)
+            try output.write(Array(TypedJSONWriter(pretty: true).write(value)) + [0x0A])
         }
     }
 }
