@@ -17,6 +17,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "PropertyList", targets: ["PropertyList"]),
+        .library(name: "PropertyListXML", targets: ["PropertyListXML"]),
         .library(name: "KeyedArchive", targets: ["KeyedArchive"]),
         .library(name: "ActivityPayload", targets: ["ActivityPayload"]),
         .executable(name: "plistkit", targets: ["plistkit"]),
@@ -32,10 +33,22 @@ let package = Package(
             dependencies: [.product(name: "OrderedCollections", package: "swift-collections")],
             swiftSettings: strictSettings
         ),
+        // libxml2, through pkg-config; only PropertyListXML imports it.
+        .systemLibrary(
+            name: "CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]
+        ),
+        .target(
+            name: "PropertyListXML",
+            dependencies: ["PropertyList", "CLibXML2"],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "KeyedArchive",
             dependencies: [
                 "PropertyList",
+                "PropertyListXML",
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ],
             swiftSettings: strictSettings

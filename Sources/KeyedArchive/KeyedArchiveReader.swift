@@ -23,15 +23,9 @@ public struct KeyedArchiveReader: Sendable {
         self.limits = limits
     }
 
-    /// Decodes a keyed archive given as a binary property list.
+    /// Decodes a keyed archive given as a binary or XML property list.
     public func read(_ data: Data) throws(UserInfoError) -> UserInfoValue {
-        let plist: PropertyListValue
-        do {
-            plist = try BinaryPropertyListReader(limits: limits).read(data)
-        } catch {
-            throw UserInfoError(error)
-        }
-        return try unarchive(plist)
+        try unarchive(try PropertyListCodec.decode(data, limits: limits))
     }
 
     /// Decodes a keyed archive from its property-list value.

@@ -43,14 +43,9 @@ public struct KeyedArchiveWriter: Sendable {
         ])
     }
 
-    /// The archive as a binary property list.
-    public func write(_ value: UserInfoValue) throws(UserInfoError) -> Data {
-        let plist = try archive(value)
-        do {
-            return try BinaryPropertyListWriter(maxDepth: Int.max).write(plist)
-        } catch {
-            throw UserInfoError(error)
-        }
+    /// The archive as a binary (default) or XML property list.
+    public func write(_ value: UserInfoValue, format: PropertyListFormat = .binary) throws(UserInfoError) -> Data {
+        try PropertyListCodec.encode(try archive(value), format: format)
     }
 }
 

@@ -1,5 +1,6 @@
 public import FoundationEssentials
 public import PropertyList
+import PropertyListXML
 
 /// How a userInfo is laid out in a property list.
 public enum UserInfoProfile: String, Sendable, Hashable, CaseIterable {
@@ -58,13 +59,12 @@ public struct UserInfoCodec: Sendable {
 }
 
 /// The property-list formats the userInfo layer reads and writes.
-/// (XML is wired in with the XML layer.)
 enum PropertyListCodec {
     static func encode(_ plist: PropertyListValue, format: PropertyListFormat) throws(UserInfoError) -> Data {
         do throws(PropertyListError) {
             switch format {
             case .binary: return try BinaryPropertyListWriter(maxDepth: Int.max).write(plist)
-            case .xml: throw PropertyListError(.unknownFormat, "XML property lists are not supported yet")
+            case .xml: return try XMLPropertyListWriter(maxDepth: Int.max).write(plist)
             }
         } catch {
             throw UserInfoError(error)
@@ -75,7 +75,7 @@ enum PropertyListCodec {
         do throws(PropertyListError) {
             switch PropertyListFormat.detect(data) {
             case .binary: return try BinaryPropertyListReader(limits: limits).read(data)
-            case .xml: throw PropertyListError(.unknownFormat, "XML property lists are not supported yet")
+            case .xml: return try XMLPropertyListReader(limits: limits).read(data)
             case nil: throw PropertyListError(.unknownFormat, "not a property list (neither binary nor XML)", at: .byteOffset(0))
             }
         } catch {

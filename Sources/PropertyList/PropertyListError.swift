@@ -70,8 +70,7 @@ public struct PropertyListError: Error, Sendable, Hashable, CustomStringConverti
     public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 
     /// Returns the error with `component` added at the outer end of its key path.
-    @usableFromInline
-    internal func inside(_ component: PropertyListKeyPath.Component) -> PropertyListError {
+    package func inside(_ component: PropertyListKeyPath.Component) -> PropertyListError {
         var copy = self
         copy.keyPath = keyPath.prepending(component)
         return copy

@@ -1,0 +1,145 @@
+// Every libxml2 call of ActivityCodec lives in this file (Specs/xml-plist.md,
+// "libxml2"). Nothing here is public, and no C type leaves it.
+internal import CLibXML2
+
+/// The libxml2 library in use.
+enum LibXML2 {
+    /// Parser options, as one named constant: no network, no entity
+    /// substitution (no XML_PARSE_NOENT), no DTD loading, defaulting or
+    /// validation (no XML_PARSE_DTDLOAD, DTDATTR, DTDVALID), no recovery (no
+    /// XML_PARSE_RECOVER), no XInclude (no XML_PARSE_XINCLUDE), CDATA kept as
+    /// CDATA nodes (no XML_PARSE_NOCDATA), blanks kept (no XML_PARSE_NOBLANKS).
+    /// XML_PARSE_HUGE lifts libxml2's nesting limit of 256 so that our own limits
+    /// (depth 512 and the rest, enforced by the reader) decide; it also lifts
+    /// libxml2's text-size limits, which the reader enforces itself, and entity
+    /// expansion cannot happen because no entity can be declared.
+    static let parserOptions: Int32 = Int32(XML_PARSE_NONET.rawValue) | Int32(XML_PARSE_HUGE.rawValue)
+
+    /// The version string of the libxml2 linked at run time, such as `2.9.14`.
+    static let version: String = {
+        initialize
+        // xmlParserVersion is a macro over this accessor; it holds e.g. "20914".
+        guard let raw = __xmlParserVersion()?.pointee else { return "unknown" }
+        let digits = String(cString: raw)
+        guard let number = Int(digits) else { return digits }
+        return "\(number / 10000).\(number / 100 % 100).\(number % 100)"
+    }()
+
+    /// libxml2's one-time global initialisation, done once and thread-safely
+    /// (Swift initialises static properties exactly once).
+    static let initialize: Void = { xmlInitParser() }()
+}
+
+/// One node of the XML document, as the streaming reader reports it.
+enum XMLNode {
+    case startElement(name: String, attributes: [(name: String, value: String)], isEmpty: Bool)
+    case endElement(name: String)
+    case text(String)
+    case whitespace(String)
+    case cdata(String)
+    case comment
+    case processingInstruction(target: String)
+    case entityReference(name: String)
+    case documentType(name: String, publicID: String?, systemID: String?, hasDeclarations: Bool)
+    case other(type: Int32)
+}
+
+/// libxml2's streaming reader (`xmlTextReader`) over a UTF-8 buffer: it holds
+/// no document tree, so memory is bounded by what the caller keeps.
+/// Errors are collected per reader (no global handler is touched).
+final class XMLStreamReader {
+    private let reader: xmlTextReaderPtr
+    /// The first error libxml2 reported: message, line, column.
+    private(set) var error: (message: String, line: Int, column: Int)?
+    private let buffer: UnsafeMutableRawBufferPointer
+
+    /// - Parameter utf8: the document, already transcoded to UTF-8.
+    init?(utf8: [UInt8]) {
+        LibXML2.initialize
+        // libxml2 reads the buffer while parsing; keep a copy alive for the reader's lifetime.
+        buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(utf8.count, 1), alignment: 1)
+        buffer.copyBytes(from: utf8)
+        guard let reader = xmlReaderForMemory(buffer.baseAddress!.assumingMemoryBound(to: CChar.self), Int32(utf8.count),
+                                              nil, "UTF-8", LibXML2.parserOptions) else {
+            buffer.deallocate()
+            return nil
+        }
+        self.reader = reader
+        xmlTextReaderSetStructuredErrorHandler(reader, { context, error in
+            guard let context, let error else { return }
+            let this = Unmanaged<XMLStreamReader>.fromOpaque(context).takeUnretainedValue()
+            guard this.error == nil else { return }
+            let message = error.pointee.message.map { String(cString: $0) } ?? "XML error"
+            this.error = (message.trimmingTrailingNewlines, Int(error.pointee.line), Int(error.pointee.int2))
+        }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    deinit {
+        xmlFreeTextReader(reader)
+        buffer.deallocate()
+    }
+
+    /// The parser's current line and column (1-based).
+    var position: (line: Int, column: Int) {
+        (Int(xmlTextReaderGetParserLineNumber(reader)), Int(xmlTextReaderGetParserColumnNumber(reader)))
+    }
+
+    /// The next node; nil at the end of the document. Throws nothing: a parse
+    /// error ends the document and is left in ``error``.
+    func next() -> XMLNode? {
+        let status = xmlTextReaderRead(reader)
+        guard status == 1 else {
+            if status < 0, error == nil { error = ("XML error", position.line, position.column) }
+            return nil
+        }
+        switch xmlTextReaderNodeType(reader) {
+        case Int32(XML_READER_TYPE_ELEMENT.rawValue):
+            let name = string(xmlTextReaderConstName(reader))
+            let isEmpty = xmlTextReaderIsEmptyElement(reader) == 1
+            var attributes: [(String, String)] = []
+            if xmlTextReaderHasAttributes(reader) == 1 {
+                while xmlTextReaderMoveToNextAttribute(reader) == 1 {
+                    attributes.append((string(xmlTextReaderConstName(reader)), string(xmlTextReaderConstValue(reader))))
+                }
+                xmlTextReaderMoveToElement(reader)
+            }
+            return .startElement(name: name, attributes: attributes, isEmpty: isEmpty)
+        case Int32(XML_READER_TYPE_END_ELEMENT.rawValue):
+            return .endElement(name: string(xmlTextReaderConstName(reader)))
+        case Int32(XML_READER_TYPE_TEXT.rawValue):
+            return .text(string(xmlTextReaderConstValue(reader)))
+        case Int32(XML_READER_TYPE_WHITESPACE.rawValue), Int32(XML_READER_TYPE_SIGNIFICANT_WHITESPACE.rawValue):
+            return .whitespace(string(xmlTextReaderConstValue(reader)))
+        case Int32(XML_READER_TYPE_CDATA.rawValue):
+            return .cdata(string(xmlTextReaderConstValue(reader)))
+        case Int32(XML_READER_TYPE_COMMENT.rawValue):
+            return .comment
+        case Int32(XML_READER_TYPE_PROCESSING_INSTRUCTION.rawValue):
+            return .processingInstruction(target: string(xmlTextReaderConstName(reader)))
+        case Int32(XML_READER_TYPE_ENTITY_REFERENCE.rawValue):
+            return .entityReference(name: string(xmlTextReaderConstName(reader)))
+        case Int32(XML_READER_TYPE_DOCUMENT_TYPE.rawValue):
+            let node = xmlTextReaderCurrentNode(reader)
+            let dtd = UnsafeMutableRawPointer(node).map { $0.assumingMemoryBound(to: xmlDtd.self) }
+            return .documentType(name: string(xmlTextReaderConstName(reader)),
+                                 publicID: dtd?.pointee.ExternalID.map { String(cString: $0) },
+                                 systemID: dtd?.pointee.SystemID.map { String(cString: $0) },
+                                 hasDeclarations: dtd?.pointee.children != nil || dtd?.pointee.entities != nil)
+        case let other:
+            return .other(type: other)
+        }
+    }
+
+    private func string(_ pointer: UnsafePointer<xmlChar>?) -> String {
+        guard let pointer else { return "" }
+        return String(cString: pointer)
+    }
+}
+
+extension String {
+    var trimmingTrailingNewlines: String {
+        var text = self
+        while text.last == "\n" { text.removeLast() }
+        return text
+    }
+}

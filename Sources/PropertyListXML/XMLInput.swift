@@ -1,0 +1,321 @@
+import FoundationEssentials
+public import PropertyList
+
+/// Checks on the raw document, before libxml2 parses it (Specs/xml-plist.md,
+/// "Before parsing").
+enum XMLInput {
+    /// The document types Apple's tools write: the current public identifier, and
+    /// the older "Apple Computer" one, both with Apple's system identifier.
+    static let appleDocumentTypes: [(String?, String?)] = [
+        ("-//Apple//DTD PLIST 1.0//EN", "http://www.apple.com/DTDs/PropertyList-1.0.dtd"),
+        ("-//Apple Computer//DTD PLIST 1.0//EN", "http://www.apple.com/DTDs/PropertyList-1.0.dtd"),
+    ]
+
+    /// The document as UTF-8: a UTF-8 byte-order mark is dropped, UTF-16 with a
+    /// byte-order mark is transcoded, anything else must be valid UTF-8.
+    static func utf8(_ bytes: [UInt8]) throws(PropertyListError) -> [UInt8] {
+        var utf8: [UInt8]
+        var declaredAllowed: Set<String> = ["utf-8", "utf8"]
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+            utf8 = Array(bytes.dropFirst(3))
+        } else if bytes.starts(with: [0x00, 0x00, 0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE, 0x00, 0x00]) {
+            // unsupportedEncoding: UTF-32 is not a property-list encoding.
+            throw PropertyListError(.unsupportedEncoding, "UTF-32 documents are not supported", at: .lineColumn(line: 1, column: 1))
+        } else if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) {
+            utf8 = try transcodeUTF16(bytes.dropFirst(2), bigEndian: bytes[0] == 0xFE)
+            declaredAllowed = ["utf-16", bytes[0] == 0xFE ? "utf-16be" : "utf-16le"]
+        } else {
+            if bytes.count >= 2, bytes[0] == 0 || bytes[1] == 0 {
+                // unsupportedEncoding: UTF-16 without a byte-order mark is ambiguous.
+                throw PropertyListError(.unsupportedEncoding, "UTF-16 without a byte-order mark (or NUL bytes) is not supported", at: .lineColumn(line: 1, column: 1))
+            }
+            utf8 = bytes
+        }
+        // invalidUTF8
+        if let bad = firstInvalidUTF8(utf8) {
+            let (line, column) = lineColumn(utf8, bad)
+            throw PropertyListError(.invalidUTF8, "bytes that are not UTF-8", at: .lineColumn(line: line, column: column))
+        }
+        // unsupportedEncoding: the declared encoding must be the one the bytes are in.
+        if let declared = declaredEncoding(utf8), !declaredAllowed.contains(declared.lowercased()) {
+            throw PropertyListError(.unsupportedEncoding, "declared encoding \(declared) is not supported (UTF-8, or UTF-16 with a byte-order mark)",
+                                    at: .lineColumn(line: 1, column: 1))
+        }
+        return utf8
+    }
+
+    private static func transcodeUTF16(_ body: ArraySlice<UInt8>, bigEndian: Bool) throws(PropertyListError) -> [UInt8] {
+        guard body.count % 2 == 0 else {
+            throw PropertyListError(.invalidUTF8, "UTF-16 text of an odd number of bytes", at: .lineColumn(line: 1, column: 1))
+        }
+        var units: [UInt16] = []
+        units.reserveCapacity(body.count / 2)
+        var index = body.startIndex
+        while index < body.endIndex {
+            let a = UInt16(body[index]), b = UInt16(body[index + 1])
+            units.append(bigEndian ? a << 8 | b : b << 8 | a)
+            index += 2
+        }
+        var utf8: [UInt8] = []
+        utf8.reserveCapacity(units.count * 2)
+        var iterator = units.makeIterator()
+        var decoder = UTF16()
+        loop: while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar): UTF8.encode(scalar) { utf8.append($0) }
+            case .emptyInput: break loop
+            case .error:
+                throw PropertyListError(.invalidUTF8, "UTF-16 text with an unpaired surrogate", at: .lineColumn(line: 1, column: 1))
+            }
+        }
+        return utf8
+    }
+
+    /// The offset of the first byte that does not belong to valid UTF-8.
+    static func firstInvalidUTF8(_ bytes: [UInt8]) -> Int? {
+        var i = 0
+        let n = bytes.count
+        while i < n {
+            let b = bytes[i]
+            if b < 0x80 { i += 1; continue }
+            let length: Int, minimum: UInt32
+            switch b {
+            case 0xC2...0xDF: length = 2; minimum = 0x80
+            case 0xE0...0xEF: length = 3; minimum = 0x800
+            case 0xF0...0xF4: length = 4; minimum = 0x10000
+            default: return i
+            }
+            guard i + length <= n else { return i }
+            var scalar = UInt32(b) & (0xFF >> UInt32(length + 1))
+            for k in 1..<length {
+                let c = bytes[i + k]
+                guard c & 0xC0 == 0x80 else { return i }
+                scalar = scalar << 6 | UInt32(c & 0x3F)
+            }
+            guard scalar >= minimum, scalar <= 0x10FFFF, !(0xD800...0xDFFF).contains(scalar) else { return i }
+            i += length
+        }
+        return nil
+    }
+
+    /// 1-based line and column of a byte offset (columns count bytes, as libxml2's do).
+    static func lineColumn(_ bytes: [UInt8], _ offset: Int) -> (Int, Int) {
+        var line = 1, lineStart = 0
+        for i in 0..<min(offset, bytes.count) where bytes[i] == 0x0A {
+            line += 1
+            lineStart = i + 1
+        }
+        return (line, offset - lineStart + 1)
+    }
+
+    /// The `encoding` pseudo-attribute of the XML declaration, if any.
+    static func declaredEncoding(_ utf8: [UInt8]) -> String? {
+        guard utf8.starts(with: Array("<?xml".utf8)), let end = find(Array("?>".utf8), in: utf8, from: 0),
+              let name = find(Array("encoding".utf8), in: Array(utf8[0..<end]), from: 0) else { return nil }
+        let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+        var i = name + 8
+        while i < end, isSpace(utf8[i]) { i += 1 }
+        guard i < end, utf8[i] == UInt8(ascii: "=") else { return nil }
+        i += 1
+        while i < end, isSpace(utf8[i]) { i += 1 }
+        guard i < end, utf8[i] == 0x22 || utf8[i] == 0x27 else { return nil }
+        let quote = utf8[i]
+        let start = i + 1
+        var close = start
+        while close < end, utf8[close] != quote { close += 1 }
+        return String(decoding: utf8[start..<close], as: UTF8.self)
+    }
+
+    /// forbiddenDeclaration / forbiddenNode: in the prolog, a document type has no
+    /// internal subset (so no entity, element or attribute declaration can exist,
+    /// and libxml2 never expands any), and no processing instruction appears.
+    static func checkProlog(_ utf8: [UInt8]) throws(PropertyListError) {
+        var i = 0
+        func skipWhitespace() { while i < utf8.count, [0x20, 0x09, 0x0A, 0x0D].contains(utf8[i]) { i += 1 } }
+        func at(_ text: String) -> Bool { utf8[i...].starts(with: Array(text.utf8)) }
+        func fail(_ code: PropertyListError.Code, _ reason: String) -> PropertyListError {
+            let (line, column) = lineColumn(utf8, i)
+            return PropertyListError(code, reason, at: .lineColumn(line: line, column: column))
+        }
+        if at("<?xml"), let end = find(Array("?>".utf8), in: utf8, from: i) { i = end + 2 }
+        while true {
+            skipWhitespace()
+            guard i < utf8.count else { return }
+            if at("<!--") {
+                guard let end = find(Array("-->".utf8), in: utf8, from: i + 4) else { return }
+                i = end + 3
+            } else if at("<?") {
+                throw fail(.forbiddenNode, "a processing instruction (only the XML declaration is allowed)")
+            } else if at("<!DOCTYPE") {
+                var quote: UInt8? = nil
+                i += 9
+                while i < utf8.count {
+                    let byte = utf8[i]
+                    if let open = quote {
+                        if byte == open { quote = nil }
+                    } else if byte == 0x22 || byte == 0x27 {
+                        quote = byte
+                    } else if byte == UInt8(ascii: "[") {
+                        throw fail(.forbiddenDeclaration, "a document type with an internal subset (entity or other declarations)")
+                    } else if byte == UInt8(ascii: ">") {
+                        break
+                    }
+                    i += 1
+                }
+                i += 1
+            } else if at("<!") {
+                throw fail(.forbiddenDeclaration, "a markup declaration outside a document type")
+            } else {
+                return  // the root element: libxml2 and the grammar take it from here
+            }
+        }
+    }
+
+    /// ambiguousLineEnding: a raw carriage return inside `<string>` or `<key>`
+    /// content. XML parsers (libxml2) read it as a line feed while Apple's parser
+    /// keeps it, so the two would read different strings; `&#13;` is unambiguous.
+    static func checkLineEndings(_ utf8: [UInt8]) throws(PropertyListError) {
+        guard utf8.contains(0x0D) else { return }
+        var inside = false
+        var i = 0
+        let opening = [Array("<string>".utf8), Array("<key>".utf8)]
+        let closing = [Array("</string>".utf8), Array("</key>".utf8)]
+        while i < utf8.count {
+            let byte = utf8[i]
+            if byte == UInt8(ascii: "<") {
+                if opening.contains(where: { utf8[i...].starts(with: $0) }) { inside = true }
+                else if closing.contains(where: { utf8[i...].starts(with: $0) }) { inside = false }
+            } else if byte == 0x0D && inside {
+                let (line, column) = lineColumn(utf8, i)
+                throw PropertyListError(.ambiguousLineEnding, "a raw carriage return inside a string or key (write &#13;)",
+                                        at: .lineColumn(line: line, column: column))
+            }
+            i += 1
+        }
+    }
+
+    static func find(_ needle: [UInt8], in haystack: [UInt8], from start: Int) -> Int? {
+        guard needle.count <= haystack.count else { return nil }
+        var i = start
+        while i + needle.count <= haystack.count {
+            if haystack[i] == needle[0], haystack[i..<(i + needle.count)].elementsEqual(needle) { return i }
+            i += 1
+        }
+        return nil
+    }
+}
+
+extension PropertyListError.Code {
+    /// A raw carriage return inside string or key content (libxml2 and Apple's parser disagree on it).
+    public static let ambiguousLineEnding = Self("ambiguousLineEnding")
+}
+
+/// The text forms of scalar elements (Specs/xml-plist.md, "Values").
+enum ScalarText {
+    static func value(_ kind: PlistGrammar.ScalarKind, _ text: String) throws(PropertyListError) -> PropertyListValue {
+        switch kind {
+        case .string: return .string(text)
+        case .trueValue: return .bool(true)
+        case .falseValue: return .bool(false)
+        case .integer:
+            guard let integer = integer(text) else {
+                throw PropertyListError(.invalidInteger, "\"\(text)\" is not an integer in [-2^63, 2^64)")
+            }
+            return .integer(integer)
+        case .real:
+            guard let real = real(text) else {
+                throw PropertyListError(.invalidReal, "\"\(text)\" is not a real")
+            }
+            return .real(real)
+        case .date:
+            guard let date = date(text) else {
+                throw PropertyListError(.invalidDate, "\"\(text)\" is not a date YYYY-MM-DDTHH:MM:SSZ")
+            }
+            return .date(date)
+        case .data:
+            guard let data = base64(text) else {
+                throw PropertyListError(.invalidData, "<data> is not padded base64")
+            }
+            return .data(data)
+        case .key:
+            preconditionFailure("keys are not values")
+        }
+    }
+
+    /// An optional sign, then decimal digits (leading zeros are decimal, not octal)
+    /// or `0x`/`0X` and hexadecimal digits; no whitespace.
+    static func integer(_ text: String) -> PropertyListInteger? {
+        var rest = Substring(text)
+        var negative = false
+        if rest.hasPrefix("-") || rest.hasPrefix("+") { negative = rest.hasPrefix("-"); rest = rest.dropFirst() }
+        var radix = 10
+        if rest.hasPrefix("0x") || rest.hasPrefix("0X") { radix = 16; rest = rest.dropFirst(2) }
+        guard !rest.isEmpty, rest.allSatisfy({ $0.isASCII && $0.isHexDigit && (radix == 16 || $0.isNumber) }),
+              let magnitude = UInt64(rest, radix: radix) else { return nil }
+        if !negative { return PropertyListInteger(magnitude) }
+        if magnitude <= UInt64(Int64.max) { return PropertyListInteger(-Int64(magnitude)) }
+        return magnitude == UInt64(Int64.max) + 1 ? PropertyListInteger(Int64.min) : nil
+    }
+
+    /// A finite decimal number (optional sign, digits, fraction, exponent), or
+    /// `nan`, `inf`, `infinity` with an optional sign, in any letter case.
+    static func real(_ text: String) -> Double? {
+        let lower = text.lowercased()
+        switch lower {
+        case "nan", "+nan", "-nan": return .nan
+        case "inf", "+inf", "infinity", "+infinity": return .infinity
+        case "-inf", "-infinity": return -.infinity
+        default: break
+        }
+        var rest = Substring(text)
+        if rest.hasPrefix("-") || rest.hasPrefix("+") { rest = rest.dropFirst() }
+        let whole = rest.prefix(while: { $0.isASCII && $0.isNumber })
+        rest = rest.dropFirst(whole.count)
+        var fraction = Substring()
+        if rest.hasPrefix(".") {
+            rest = rest.dropFirst()
+            fraction = rest.prefix(while: { $0.isASCII && $0.isNumber })
+            rest = rest.dropFirst(fraction.count)
+        }
+        guard !whole.isEmpty || !fraction.isEmpty else { return nil }
+        if rest.hasPrefix("e") || rest.hasPrefix("E") {
+            rest = rest.dropFirst()
+            if rest.hasPrefix("-") || rest.hasPrefix("+") { rest = rest.dropFirst() }
+            let exponent = rest.prefix(while: { $0.isASCII && $0.isNumber })
+            guard !exponent.isEmpty else { return nil }
+            rest = rest.dropFirst(exponent.count)
+        }
+        guard rest.isEmpty, let value = Double(text), value.isFinite else { return nil }
+        return value
+    }
+
+    /// Exactly `YYYY-MM-DDTHH:MM:SSZ`, a real calendar date, UTC.
+    static func date(_ text: String) -> Date? {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 20, bytes[4] == 0x2D, bytes[7] == 0x2D, bytes[10] == 0x54, bytes[13] == 0x3A,
+              bytes[16] == 0x3A, bytes[19] == 0x5A else { return nil }
+        func number(_ from: Int, _ count: Int) -> Int? {
+            var value = 0
+            for byte in bytes[from..<(from + count)] {
+                guard byte >= 0x30 && byte <= 0x39 else { return nil }
+                value = value * 10 + Int(byte - 0x30)
+            }
+            return value
+        }
+        guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
+              let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2) else { return nil }
+        let civil = CivilTime(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+        guard civil.isValid else { return nil }
+        return Date(timeIntervalSinceReferenceDate: Double(civil.secondsSinceReference))
+    }
+
+    /// Base64 with whitespace (space, tab, line feed, carriage return) anywhere;
+    /// padded to a multiple of four, padding only at the end, zero unused bits.
+    static func base64(_ text: String) -> Data? {
+        let compact = text.utf8.filter { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }
+        guard compact.count % 4 == 0 else { return nil }
+        let string = String(decoding: compact, as: UTF8.self)
+        guard let data = Data(base64Encoded: string), data.base64EncodedString() == string else { return nil }
+        return data
+    }
+}

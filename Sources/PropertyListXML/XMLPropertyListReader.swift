@@ -1,0 +1,327 @@
+public import FoundationEssentials
+public import PropertyList
+
+/// Reads XML property lists strictly, through libxml2's streaming reader.
+///
+/// The document is checked before libxml2 sees it (encoding, document type,
+/// no internal subset), then read node by node — no document tree — against
+/// the plist grammar. Wherever libxml2 and Apple's CoreFoundation parser could
+/// read one document differently (comments inside values, duplicate keys,
+/// stray text, entity tricks, raw carriage returns in strings), the document is
+/// refused. Errors carry line, column and key path. See `Specs/xml-plist.md`.
+///
+/// ```swift
+/// let value = try XMLPropertyListReader().read(data)
+/// ```
+public struct XMLPropertyListReader: Sendable {
+    /// The bounds this reader enforces (the same as the binary reader's).
+    public var limits: PropertyListLimits
+
+    public init(limits: PropertyListLimits = .default) { self.limits = limits }
+
+    /// Decodes an XML property list.
+    public func read(_ data: Data) throws(PropertyListError) -> PropertyListValue {
+        try read([UInt8](data))
+    }
+
+    /// Decodes an XML property list from bytes.
+    public func read(_ bytes: [UInt8]) throws(PropertyListError) -> PropertyListValue {
+        // inputTooLarge
+        guard bytes.count <= limits.maxInputBytes else {
+            throw PropertyListError(.inputTooLarge, "input is \(bytes.count) bytes, over the limit of \(limits.maxInputBytes)")
+        }
+        let utf8 = try XMLInput.utf8(bytes)
+        try XMLInput.checkProlog(utf8)
+        try XMLInput.checkLineEndings(utf8)
+        guard let stream = XMLStreamReader(utf8: utf8) else {
+            throw PropertyListError(.malformedXML, "libxml2 could not start reading", at: .lineColumn(line: 1, column: 1))
+        }
+        var grammar = PlistGrammar(limits: limits)
+        while let node = stream.next() {
+            do {
+                try grammar.accept(node)
+            } catch {
+                var located = error
+                let (line, column) = stream.position
+                located.location = .lineColumn(line: line, column: column)
+                located.keyPath = PropertyListKeyPath(grammar.keyPath + error.keyPath.components)
+                throw located
+            }
+        }
+        if let failure = stream.error {
+            // malformedXML: libxml2's own diagnosis.
+            throw PropertyListError(.malformedXML, failure.message, at: .lineColumn(line: failure.line, column: failure.column),
+                                    keyPath: PropertyListKeyPath(grammar.keyPath))
+        }
+        do {
+            return try grammar.finish()
+        } catch {
+            var located = error
+            let (line, column) = stream.position
+            located.location = .lineColumn(line: line, column: column)
+            throw located
+        }
+    }
+
+    /// True when `prefix` looks like an XML document (after a BOM and whitespace, `<`).
+    public static func looksLikeXML(_ prefix: some Collection<UInt8>) -> Bool {
+        PropertyListFormat.detect(prefix) == .xml
+    }
+}
+
+/// The plist grammar as a state machine over the reader's nodes: an explicit
+/// stack of open elements, so no document can exhaust the call stack.
+struct PlistGrammar {
+    private enum Frame {
+        case document(seenRoot: Bool)
+        /// `<plist>`, or (implicit) a value element that is itself the root.
+        case plist(value: PropertyListValue?, implicit: Bool)
+        case array([PropertyListValue])
+        case dictionary(PropertyListDictionary, pendingKey: String?)
+        case scalar(ScalarKind, text: String)
+    }
+
+    enum ScalarKind: String {
+        case key, string, integer, real, date, data
+        case trueValue = "true", falseValue = "false"
+    }
+
+    private let limits: PropertyListLimits
+    private var stack: [Frame] = [.document(seenRoot: false)]
+    private var depth = 0
+    private var objects = 0
+    private var nodes = 0
+    private var result: PropertyListValue?
+
+    init(limits: PropertyListLimits) { self.limits = limits }
+
+    /// The key path of the innermost open value.
+    var keyPath: [PropertyListKeyPath.Component] {
+        stack.compactMap { frame in
+            switch frame {
+            case .array(let elements): return .index(elements.count)
+            case .dictionary(_, let pendingKey): return pendingKey.map { .key($0) }
+            default: return nil
+            }
+        }
+    }
+
+    mutating func accept(_ node: XMLNode) throws(PropertyListError) {
+        switch node {
+        case .startElement(let name, let attributes, let isEmpty):
+            try start(name, attributes)
+            if isEmpty { try end(name) }
+        case .endElement(let name):
+            try end(name)
+        case .text(let text):
+            try appendText(text, cdata: false)
+        case .whitespace(let text):
+            if case .scalar = stack.last! { try appendText(text, cdata: false) }
+        case .cdata(let text):
+            try appendText(text, cdata: true)
+        case .comment:
+            // commentInValue: a comment inside a key or scalar reads differently to Apple's parser.
+            if case .scalar(let kind, _) = stack.last! {
+                throw PropertyListError(.commentInValue, "a comment inside <\(kind.rawValue)>")
+            }
+        case .processingInstruction(let target):
+            // forbiddenNode
+            throw PropertyListError(.forbiddenNode, "processing instruction <?\(target)?> (only the XML declaration is allowed)")
+        case .entityReference(let name):
+            throw PropertyListError(.forbiddenNode, "entity reference &\(name); (no entities are declared in a property list)")
+        case .documentType(let name, let publicID, let systemID, let hasDeclarations):
+            // forbiddenDeclaration: Apple's document type, nothing declared in it.
+            guard name == "plist", !hasDeclarations, XMLInput.appleDocumentTypes.contains(where: { $0 == (publicID, systemID) }) else {
+                throw PropertyListError(.forbiddenDeclaration, "document type \(name) \(publicID ?? "-") \(systemID ?? "-") is not Apple's plist document type")
+            }
+        case .other(let type):
+            throw PropertyListError(.forbiddenNode, "unexpected XML node of type \(type)")
+        }
+    }
+
+    private mutating func start(_ name: String, _ attributes: [(name: String, value: String)]) throws(PropertyListError) {
+        switch stack.last! {
+        case .document(let seenRoot):
+            // unexpectedRoot: one root, <plist> with no attribute but version="1.0", or a
+            // value element itself (CoreFoundation and plistlib read a bare value).
+            guard !seenRoot, name == "plist" || name == "dict" || name == "array" || (ScalarKind(rawValue: name).map { $0 != .key } ?? false) else {
+                throw PropertyListError(.unexpectedRoot, "the root element is <\(name)>, not <plist> or a value")
+            }
+            stack[stack.count - 1] = .document(seenRoot: true)
+            if name == "plist" {
+                guard attributes.allSatisfy({ $0.name == "version" && $0.value == "1.0" }) else {
+                    throw PropertyListError(.unexpectedRoot, "<plist> takes no attribute but version=\"1.0\"")
+                }
+                stack.append(.plist(value: nil, implicit: false))
+                return
+            }
+            stack.append(.plist(value: nil, implicit: true))
+        case .scalar(let kind, _):
+            // misplacedElement: scalars hold text only.
+            throw PropertyListError(.misplacedElement, "<\(name)> inside <\(kind.rawValue)>")
+        case .plist(let value, _):
+            // plistValueCount: exactly one value.
+            guard value == nil else { throw PropertyListError(.plistValueCount, "<plist> holds more than one value") }
+        case .dictionary(_, let pendingKey):
+            if name == "key" {
+                guard pendingKey == nil else {
+                    throw PropertyListError(.missingValue, "key \"\(pendingKey!)\" has no value before the next <key>")
+                }
+            } else if pendingKey == nil, ScalarKind(rawValue: name) != nil || name == "dict" || name == "array" {
+                throw PropertyListError(.misplacedElement, "<\(name)> in a dictionary without a <key> before it")
+            }
+        case .array:
+            break
+        }
+        // unexpectedAttribute: only <plist> has one.
+        if let attribute = attributes.first {
+            throw PropertyListError(.unexpectedAttribute, "<\(name)> has an attribute \(attribute.name)")
+        }
+        switch name {
+        case "dict", "array":
+            depth += 1
+            // depthLimitExceeded
+            guard depth <= limits.maxDepth else {
+                throw PropertyListError(.depthLimitExceeded, "containers nest deeper than \(limits.maxDepth)")
+            }
+            try countObject()
+            stack.append(name == "dict" ? .dictionary(PropertyListDictionary(), pendingKey: nil) : .array([]))
+        case "key":
+            guard case .dictionary = stack.last! else {
+                throw PropertyListError(.misplacedElement, "<key> outside a dictionary")
+            }
+            try countNode()
+            stack.append(.scalar(.key, text: ""))
+        default:
+            // unknownElement
+            guard let kind = ScalarKind(rawValue: name) else {
+                throw PropertyListError(.unknownElement, "<\(name)> is not a property-list element")
+            }
+            try countObject()
+            stack.append(.scalar(kind, text: ""))
+        }
+    }
+
+    private mutating func appendText(_ text: String, cdata: Bool) throws(PropertyListError) {
+        guard case .scalar(let kind, let existing) = stack.last! else {
+            // misplacedCDATA / unexpectedText: containers hold elements and whitespace only.
+            if cdata { throw PropertyListError(.misplacedCDATA, "CDATA between elements") }
+            if text.unicodeScalars.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }) { return }
+            throw PropertyListError(.unexpectedText, "text between elements")
+        }
+        switch kind {
+        case .key, .string: break
+        case .trueValue, .falseValue:
+            throw PropertyListError(.unexpectedText, "<\(kind.rawValue)> holds text")
+        default:
+            if cdata { throw PropertyListError(.misplacedCDATA, "CDATA inside <\(kind.rawValue)>") }
+        }
+        let combined = existing + text
+        // stringLimitExceeded / dataLimitExceeded (base64 text counts 3/4)
+        if kind == .data {
+            guard combined.utf8.count / 4 * 3 <= limits.maxDataBytes + 3 else {
+                throw PropertyListError(.dataLimitExceeded, "data over the limit of \(limits.maxDataBytes) bytes")
+            }
+        } else {
+            guard combined.utf8.count <= limits.maxStringBytes else {
+                throw PropertyListError(.stringLimitExceeded, "text over the limit of \(limits.maxStringBytes) bytes")
+            }
+        }
+        stack[stack.count - 1] = .scalar(kind, text: combined)
+    }
+
+    private mutating func end(_ name: String) throws(PropertyListError) {
+        let frame = stack.removeLast()
+        let value: PropertyListValue
+        switch frame {
+        case .scalar(.key, let text):
+            guard case .dictionary(let dictionary, _) = stack.last! else { preconditionFailure("a key is opened in a dictionary") }
+            // duplicateKey: each key once (canonically equivalent spellings count as one).
+            guard dictionary[text] == nil else {
+                throw PropertyListError(.duplicateKey, "key \"\(text)\" appears more than once")
+            }
+            stack[stack.count - 1] = .dictionary(dictionary, pendingKey: text)
+            return
+        case .scalar(let kind, let text):
+            value = try ScalarText.value(kind, text)
+        case .array(let elements):
+            depth -= 1
+            value = .array(elements)
+        case .dictionary(let dictionary, let pendingKey):
+            depth -= 1
+            if let pendingKey {
+                throw PropertyListError(.missingValue, "key \"\(pendingKey)\" has no value", keyPath: PropertyListKeyPath([.key(pendingKey)]))
+            }
+            // A dictionary whose only key is CF$UID, holding an integer in [0, 2^32), is a UID (CoreFoundation's reading).
+            if dictionary.count == 1, case .integer(let integer)? = dictionary["CF$UID"], let uid = integer.uint64Value.flatMap(UInt32.init(exactly:)) {
+                value = .uid(uid)
+            } else {
+                value = .dictionary(dictionary)
+            }
+        case .plist(let plistValue, _):
+            // plistValueCount
+            guard let plistValue else { throw PropertyListError(.plistValueCount, "<plist> holds no value") }
+            result = plistValue
+            return
+        case .document:
+            preconditionFailure("the document frame is never closed by an element")
+        }
+        try deliver(value)
+    }
+
+    private mutating func deliver(_ value: PropertyListValue) throws(PropertyListError) {
+        switch stack.last! {
+        case .plist(_, let implicit):
+            if implicit {
+                // A bare root value is the whole document.
+                stack.removeLast()
+                result = value
+            } else {
+                stack[stack.count - 1] = .plist(value: value, implicit: false)
+            }
+        case .array(var elements):
+            // collectionLimitExceeded
+            guard elements.count < limits.maxCollectionCount else {
+                throw PropertyListError(.collectionLimitExceeded, "an array of more than \(limits.maxCollectionCount) members")
+            }
+            stack[stack.count - 1] = .array([])  // keep the array uniquely referenced while appending
+            elements.append(value)
+            stack[stack.count - 1] = .array(elements)
+        case .dictionary(var dictionary, let pendingKey):
+            guard let key = pendingKey else { preconditionFailure("values in dictionaries follow keys") }
+            guard dictionary.count < limits.maxCollectionCount else {
+                throw PropertyListError(.collectionLimitExceeded, "a dictionary of more than \(limits.maxCollectionCount) members")
+            }
+            stack[stack.count - 1] = .array([])
+            dictionary.insertNew(value, forKey: key)
+            stack[stack.count - 1] = .dictionary(dictionary, pendingKey: nil)
+        default:
+            preconditionFailure("values are delivered to containers")
+        }
+    }
+
+    private mutating func countObject() throws(PropertyListError) {
+        objects += 1
+        // objectLimitExceeded
+        guard objects <= limits.maxObjects else {
+            throw PropertyListError(.objectLimitExceeded, "more than \(limits.maxObjects) values")
+        }
+        try countNode()
+    }
+
+    private mutating func countNode() throws(PropertyListError) {
+        nodes += 1
+        // expansionLimitExceeded (XML has no sharing: values and keys)
+        guard nodes <= limits.maxMaterializedNodes else {
+            throw PropertyListError(.expansionLimitExceeded, "more than \(limits.maxMaterializedNodes) values")
+        }
+    }
+
+    /// The value, once the document has ended.
+    func finish() throws(PropertyListError) -> PropertyListValue {
+        guard let result, stack.count == 1 else {
+            throw PropertyListError(.malformedXML, "the document ends before </plist>")
+        }
+        return result
+    }
+}
