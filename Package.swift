@@ -95,6 +95,18 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "PropertyListXMLTests",
+            dependencies: [
+                "PropertyListXML",
+                "PropertyList",
+                "TestSupport",
+                "foundation-peer",
+                "plistkit",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "KeyedArchiveTests",
             dependencies: [
                 "KeyedArchive",

@@ -79,9 +79,16 @@ final class XMLStreamReader {
         buffer.deallocate()
     }
 
-    /// The parser's current line and column (1-based).
+    /// Where the current node is: its line (libxml2 records each node's line),
+    /// and the parser's column when the parser is still on that line, else 1.
+    /// The parser reads ahead, so the column is approximate; the line is exact.
     var position: (line: Int, column: Int) {
-        (Int(xmlTextReaderGetParserLineNumber(reader)), Int(xmlTextReaderGetParserColumnNumber(reader)))
+        let parserLine = Int(xmlTextReaderGetParserLineNumber(reader))
+        let parserColumn = Int(xmlTextReaderGetParserColumnNumber(reader))
+        guard let node = xmlTextReaderCurrentNode(reader) else { return (parserLine, parserColumn) }
+        let line = Int(xmlGetLineNo(node))
+        guard line > 0 else { return (parserLine, parserColumn) }
+        return (line, line == parserLine ? parserColumn : 1)
     }
 
     /// The next node; nil at the end of the document. Throws nothing: a parse

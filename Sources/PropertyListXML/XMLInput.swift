@@ -212,7 +212,7 @@ extension PropertyListError.Code {
 
 /// The text forms of scalar elements (Specs/xml-plist.md, "Values").
 enum ScalarText {
-    static func value(_ kind: PlistGrammar.ScalarKind, _ text: String) throws(PropertyListError) -> PropertyListValue {
+    static func value(_ kind: PlistGrammar.ScalarKind, _ text: String, limits: PropertyListLimits) throws(PropertyListError) -> PropertyListValue {
         switch kind {
         case .string: return .string(text)
         case .trueValue: return .bool(true)
@@ -235,6 +235,10 @@ enum ScalarText {
         case .data:
             guard let data = base64(text) else {
                 throw PropertyListError(.invalidData, "<data> is not padded base64")
+            }
+            // dataLimitExceeded
+            guard data.count <= limits.maxDataBytes else {
+                throw PropertyListError(.dataLimitExceeded, "data of \(data.count) bytes, over the limit of \(limits.maxDataBytes)")
             }
             return .data(data)
         case .key:

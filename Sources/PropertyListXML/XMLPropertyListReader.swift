@@ -173,6 +173,10 @@ struct PlistGrammar {
         case .array:
             break
         }
+        // unknownElement
+        guard name == "dict" || name == "array" || ScalarKind(rawValue: name) != nil else {
+            throw PropertyListError(.unknownElement, "<\(name)> is not a property-list element")
+        }
         // unexpectedAttribute: only <plist> has one.
         if let attribute = attributes.first {
             throw PropertyListError(.unexpectedAttribute, "<\(name)> has an attribute \(attribute.name)")
@@ -193,10 +197,7 @@ struct PlistGrammar {
             try countNode()
             stack.append(.scalar(.key, text: ""))
         default:
-            // unknownElement
-            guard let kind = ScalarKind(rawValue: name) else {
-                throw PropertyListError(.unknownElement, "<\(name)> is not a property-list element")
-            }
+            let kind = ScalarKind(rawValue: name)!
             try countObject()
             stack.append(.scalar(kind, text: ""))
         }
@@ -243,7 +244,7 @@ struct PlistGrammar {
             stack[stack.count - 1] = .dictionary(dictionary, pendingKey: text)
             return
         case .scalar(let kind, let text):
-            value = try ScalarText.value(kind, text)
+            value = try ScalarText.value(kind, text, limits: limits)
         case .array(let elements):
             depth -= 1
             value = .array(elements)
