@@ -208,13 +208,17 @@ enum XMLInput {
 extension PropertyListError.Code {
     /// A raw carriage return inside string or key content (libxml2 and Apple's parser disagree on it).
     public static let ambiguousLineEnding = Self("ambiguousLineEnding")
+    /// A string or key starting with U+FEFF (Apple's parser drops it, libxml2 keeps it).
+    public static let leadingByteOrderMark = Self("leadingByteOrderMark")
 }
 
 /// The text forms of scalar elements (Specs/xml-plist.md, "Values").
 enum ScalarText {
     static func value(_ kind: PlistGrammar.ScalarKind, _ text: String, limits: PropertyListLimits) throws(PropertyListError) -> PropertyListValue {
         switch kind {
-        case .string: return .string(text)
+        case .string:
+            try checkLeadingByteOrderMark(text)
+            return .string(text)
         case .trueValue: return .bool(true)
         case .falseValue: return .bool(false)
         case .integer:
@@ -243,6 +247,15 @@ enum ScalarText {
             return .data(data)
         case .key:
             preconditionFailure("keys are not values")
+        }
+    }
+
+    /// leadingByteOrderMark: Apple's parser drops a U+FEFF at the start of a string
+    /// or key (written raw or as `&#xFEFF;`) while libxml2 keeps it, so such text
+    /// would read differently; it is refused.
+    static func checkLeadingByteOrderMark(_ text: String) throws(PropertyListError) {
+        guard text.unicodeScalars.first != "\u{FEFF}" else {
+            throw PropertyListError(.leadingByteOrderMark, "text starting with U+FEFF, which Apple's parser drops")
         }
     }
 

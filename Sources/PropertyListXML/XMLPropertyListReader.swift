@@ -237,6 +237,7 @@ struct PlistGrammar {
         switch frame {
         case .scalar(.key, let text):
             guard case .dictionary(let dictionary, _) = stack.last! else { preconditionFailure("a key is opened in a dictionary") }
+            try ScalarText.checkLeadingByteOrderMark(text)
             // duplicateKey: each key once (canonically equivalent spellings count as one).
             guard dictionary[text] == nil else {
                 throw PropertyListError(.duplicateKey, "key \"\(text)\" appears more than once")

@@ -117,6 +117,10 @@ enum XMLLayout {
     /// `&`, `<`, `>` as entities, a carriage return as `&#13;`; characters XML 1.0
     /// cannot carry are refused.
     static func escape(_ string: String, _ out: inout [UInt8]) throws(PropertyListError) {
+        // unrepresentableValue: Apple's parser drops a leading U+FEFF, however it is written.
+        guard string.unicodeScalars.first != "\u{FEFF}" else {
+            throw PropertyListError(.unrepresentableValue, "Apple's XML parser drops a U+FEFF at the start of a string or key")
+        }
         for scalar in string.unicodeScalars {
             switch scalar.value {
             case 0x26: out += Array("&amp;".utf8)
