@@ -1,6 +1,8 @@
 // Every libxml2 call of ActivityCodec lives in this file (Specs/xml-plist.md,
 // "libxml2"). Nothing here is public, and no C type leaves it.
 internal import CLibXML2
+import FoundationEssentials
+package import PropertyList
 
 /// The libxml2 library in use.
 enum LibXML2 {
@@ -148,5 +150,66 @@ extension String {
         var text = self
         while text.last == "\n" { text.removeLast() }
         return text
+    }
+}
+
+/// The same layout as ``XMLPropertyListWriter``, written through libxml2's
+/// `xmlTextWriter`. Kept only to measure the two against each other
+/// (Specs/xml-plist.md, "Writer speed"); the library writes bytes directly.
+package enum LibXML2TextWriter {
+    package static func write(_ value: PropertyListValue) throws(PropertyListError) -> [UInt8] {
+        LibXML2.initialize
+        guard let buffer = xmlBufferCreate() else { preconditionFailure("libxml2 out of memory") }
+        defer { xmlBufferFree(buffer) }
+        guard let writer = xmlNewTextWriterMemory(buffer, 0) else { preconditionFailure("libxml2 out of memory") }
+        xmlTextWriterStartDocument(writer, "1.0", "UTF-8", nil)
+        xmlTextWriterWriteDTD(writer, "plist", "-//Apple//DTD PLIST 1.0//EN", "http://www.apple.com/DTDs/PropertyList-1.0.dtd", nil)
+        xmlTextWriterWriteRaw(writer, "\n")
+        xmlTextWriterStartElement(writer, "plist")
+        xmlTextWriterWriteAttribute(writer, "version", "1.0")
+        xmlTextWriterWriteRaw(writer, "\n")
+        try element(value, 0, writer)
+        xmlTextWriterEndElement(writer)
+        xmlTextWriterWriteRaw(writer, "\n")
+        xmlTextWriterEndDocument(writer)
+        xmlFreeTextWriter(writer)
+        return Array(UnsafeBufferPointer(start: xmlBufferContent(buffer), count: Int(xmlBufferLength(buffer))))
+    }
+
+    private static func element(_ value: PropertyListValue, _ indent: Int, _ writer: xmlTextWriterPtr) throws(PropertyListError) {
+        let tabs = String(repeating: "\t", count: indent)
+        xmlTextWriterWriteRaw(writer, tabs)
+        func simple(_ name: String, _ text: String) {
+            xmlTextWriterWriteElement(writer, name, text)
+            xmlTextWriterWriteRaw(writer, "\n")
+        }
+        switch value {
+        case .string(let string): simple("string", string)
+        case .integer(let integer): simple("integer", integer.description)
+        case .real(let real): simple("real", XMLLayout.realText(real))
+        case .bool(let flag): xmlTextWriterWriteRaw(writer, flag ? "<true/>\n" : "<false/>\n")
+        case .date(let date): simple("date", CivilTime(secondsSinceReference: date.timeIntervalSinceReferenceDate).iso8601)
+        case .data(let data):
+            var out: [UInt8] = []
+            XMLLayout.appendData(data, indent: indent, &out)
+            xmlTextWriterWriteRaw(writer, String(decoding: out, as: UTF8.self))
+        case .uid(let uid):
+            xmlTextWriterWriteRaw(writer, "<dict>\n\(tabs)\t<key>CF$UID</key>\n\(tabs)\t<integer>\(uid)</integer>\n\(tabs)</dict>\n")
+        case .null: throw PropertyListError(.unrepresentableValue, "XML property lists cannot carry the null object")
+        case .array(let elements):
+            if elements.isEmpty { xmlTextWriterWriteRaw(writer, "<array/>\n"); return }
+            xmlTextWriterWriteRaw(writer, "<array>\n")
+            for element in elements { try self.element(element, indent + 1, writer) }
+            xmlTextWriterWriteRaw(writer, "\(tabs)</array>\n")
+        case .dictionary(let dictionary):
+            if dictionary.isEmpty { xmlTextWriterWriteRaw(writer, "<dict/>\n"); return }
+            xmlTextWriterWriteRaw(writer, "<dict>\n")
+            for key in dictionary.sortedKeys {
+                xmlTextWriterWriteRaw(writer, "\(tabs)\t")
+                simple("key", key)
+                try element(dictionary[key]!, indent + 1, writer)
+            }
+            xmlTextWriterWriteRaw(writer, "\(tabs)</dict>\n")
+        }
     }
 }

@@ -71,14 +71,16 @@ public struct XMLPropertyListReader: Sendable {
 
 /// The plist grammar as a state machine over the reader's nodes: an explicit
 /// stack of open elements, so no document can exhaust the call stack.
+/// Open containers live in their own stacks and are appended to in place, so
+/// reading stays linear however large a container grows.
 struct PlistGrammar {
     private enum Frame {
         case document(seenRoot: Bool)
         /// `<plist>`, or (implicit) a value element that is itself the root.
-        case plist(value: PropertyListValue?, implicit: Bool)
-        case array([PropertyListValue])
-        case dictionary(PropertyListDictionary, pendingKey: String?)
-        case scalar(ScalarKind, text: String)
+        case plist(hasValue: Bool, implicit: Bool)
+        case array
+        case dictionary(pendingKey: String?)
+        case scalar(ScalarKind)
     }
 
     enum ScalarKind: String {
@@ -88,7 +90,10 @@ struct PlistGrammar {
 
     private let limits: PropertyListLimits
     private var stack: [Frame] = [.document(seenRoot: false)]
-    private var depth = 0
+    private var arrays: [[PropertyListValue]] = []
+    private var dictionaries: [PropertyListDictionary] = []
+    /// The text of the open scalar (only one can be open at a time).
+    private var text = ""
     private var objects = 0
     private var nodes = 0
     private var result: PropertyListValue?
@@ -97,13 +102,19 @@ struct PlistGrammar {
 
     /// The key path of the innermost open value.
     var keyPath: [PropertyListKeyPath.Component] {
-        stack.compactMap { frame in
+        var arrayIndex = 0
+        var path: [PropertyListKeyPath.Component] = []
+        for frame in stack {
             switch frame {
-            case .array(let elements): return .index(elements.count)
-            case .dictionary(_, let pendingKey): return pendingKey.map { .key($0) }
-            default: return nil
+            case .array:
+                path.append(.index(arrays[arrayIndex].count))
+                arrayIndex += 1
+            case .dictionary(let pendingKey):
+                if let pendingKey { path.append(.key(pendingKey)) }
+            default: break
             }
         }
+        return path
     }
 
     mutating func accept(_ node: XMLNode) throws(PropertyListError) {
@@ -121,7 +132,7 @@ struct PlistGrammar {
             try appendText(text, cdata: true)
         case .comment:
             // commentInValue: a comment inside a key or scalar reads differently to Apple's parser.
-            if case .scalar(let kind, _) = stack.last! {
+            if case .scalar(let kind) = stack.last! {
                 throw PropertyListError(.commentInValue, "a comment inside <\(kind.rawValue)>")
             }
         case .processingInstruction(let target):
@@ -152,17 +163,17 @@ struct PlistGrammar {
                 guard attributes.allSatisfy({ $0.name == "version" && $0.value == "1.0" }) else {
                     throw PropertyListError(.unexpectedRoot, "<plist> takes no attribute but version=\"1.0\"")
                 }
-                stack.append(.plist(value: nil, implicit: false))
+                stack.append(.plist(hasValue: false, implicit: false))
                 return
             }
-            stack.append(.plist(value: nil, implicit: true))
-        case .scalar(let kind, _):
+            stack.append(.plist(hasValue: false, implicit: true))
+        case .scalar(let kind):
             // misplacedElement: scalars hold text only.
             throw PropertyListError(.misplacedElement, "<\(name)> inside <\(kind.rawValue)>")
-        case .plist(let value, _):
+        case .plist(let hasValue, _):
             // plistValueCount: exactly one value.
-            guard value == nil else { throw PropertyListError(.plistValueCount, "<plist> holds more than one value") }
-        case .dictionary(_, let pendingKey):
+            guard !hasValue else { throw PropertyListError(.plistValueCount, "<plist> holds more than one value") }
+        case .dictionary(let pendingKey):
             if name == "key" {
                 guard pendingKey == nil else {
                     throw PropertyListError(.missingValue, "key \"\(pendingKey!)\" has no value before the next <key>")
@@ -183,31 +194,37 @@ struct PlistGrammar {
         }
         switch name {
         case "dict", "array":
-            depth += 1
             // depthLimitExceeded
-            guard depth <= limits.maxDepth else {
+            guard arrays.count + dictionaries.count < limits.maxDepth else {
                 throw PropertyListError(.depthLimitExceeded, "containers nest deeper than \(limits.maxDepth)")
             }
             try countObject()
-            stack.append(name == "dict" ? .dictionary(PropertyListDictionary(), pendingKey: nil) : .array([]))
+            if name == "dict" {
+                stack.append(.dictionary(pendingKey: nil))
+                dictionaries.append(PropertyListDictionary())
+            } else {
+                stack.append(.array)
+                arrays.append([])
+            }
         case "key":
             guard case .dictionary = stack.last! else {
                 throw PropertyListError(.misplacedElement, "<key> outside a dictionary")
             }
             try countNode()
-            stack.append(.scalar(.key, text: ""))
+            stack.append(.scalar(.key))
+            text = ""
         default:
-            let kind = ScalarKind(rawValue: name)!
             try countObject()
-            stack.append(.scalar(kind, text: ""))
+            stack.append(.scalar(ScalarKind(rawValue: name)!))
+            text = ""
         }
     }
 
-    private mutating func appendText(_ text: String, cdata: Bool) throws(PropertyListError) {
-        guard case .scalar(let kind, let existing) = stack.last! else {
+    private mutating func appendText(_ more: String, cdata: Bool) throws(PropertyListError) {
+        guard case .scalar(let kind) = stack.last! else {
             // misplacedCDATA / unexpectedText: containers hold elements and whitespace only.
             if cdata { throw PropertyListError(.misplacedCDATA, "CDATA between elements") }
-            if text.unicodeScalars.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }) { return }
+            if more.utf8.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) { return }
             throw PropertyListError(.unexpectedText, "text between elements")
         }
         switch kind {
@@ -217,40 +234,38 @@ struct PlistGrammar {
         default:
             if cdata { throw PropertyListError(.misplacedCDATA, "CDATA inside <\(kind.rawValue)>") }
         }
-        let combined = existing + text
-        // stringLimitExceeded / dataLimitExceeded (base64 text counts 3/4)
+        text += more
+        // stringLimitExceeded / dataLimitExceeded (base64 text, loosely, before decoding)
         if kind == .data {
-            guard combined.utf8.count / 4 * 3 <= limits.maxDataBytes + 3 else {
+            guard text.utf8.count / 4 * 3 <= limits.maxDataBytes + limits.maxDataBytes / 2 + 3 else {
                 throw PropertyListError(.dataLimitExceeded, "data over the limit of \(limits.maxDataBytes) bytes")
             }
         } else {
-            guard combined.utf8.count <= limits.maxStringBytes else {
+            guard text.utf8.count <= limits.maxStringBytes else {
                 throw PropertyListError(.stringLimitExceeded, "text over the limit of \(limits.maxStringBytes) bytes")
             }
         }
-        stack[stack.count - 1] = .scalar(kind, text: combined)
     }
 
     private mutating func end(_ name: String) throws(PropertyListError) {
         let frame = stack.removeLast()
         let value: PropertyListValue
         switch frame {
-        case .scalar(.key, let text):
-            guard case .dictionary(let dictionary, _) = stack.last! else { preconditionFailure("a key is opened in a dictionary") }
+        case .scalar(.key):
             try ScalarText.checkLeadingByteOrderMark(text)
             // duplicateKey: each key once (canonically equivalent spellings count as one).
-            guard dictionary[text] == nil else {
+            guard dictionaries[dictionaries.count - 1][text] == nil else {
+                stack.append(frame)
                 throw PropertyListError(.duplicateKey, "key \"\(text)\" appears more than once")
             }
-            stack[stack.count - 1] = .dictionary(dictionary, pendingKey: text)
+            stack[stack.count - 1] = .dictionary(pendingKey: text)
             return
-        case .scalar(let kind, let text):
+        case .scalar(let kind):
             value = try ScalarText.value(kind, text, limits: limits)
-        case .array(let elements):
-            depth -= 1
-            value = .array(elements)
-        case .dictionary(let dictionary, let pendingKey):
-            depth -= 1
+        case .array:
+            value = .array(arrays.removeLast())
+        case .dictionary(let pendingKey):
+            let dictionary = dictionaries.removeLast()
             if let pendingKey {
                 throw PropertyListError(.missingValue, "key \"\(pendingKey)\" has no value", keyPath: PropertyListKeyPath([.key(pendingKey)]))
             }
@@ -260,10 +275,9 @@ struct PlistGrammar {
             } else {
                 value = .dictionary(dictionary)
             }
-        case .plist(let plistValue, _):
+        case .plist(let hasValue, _):
             // plistValueCount
-            guard let plistValue else { throw PropertyListError(.plistValueCount, "<plist> holds no value") }
-            result = plistValue
+            guard hasValue else { throw PropertyListError(.plistValueCount, "<plist> holds no value") }
             return
         case .document:
             preconditionFailure("the document frame is never closed by an element")
@@ -274,29 +288,26 @@ struct PlistGrammar {
     private mutating func deliver(_ value: PropertyListValue) throws(PropertyListError) {
         switch stack.last! {
         case .plist(_, let implicit):
+            result = value
             if implicit {
                 // A bare root value is the whole document.
                 stack.removeLast()
-                result = value
             } else {
-                stack[stack.count - 1] = .plist(value: value, implicit: false)
+                stack[stack.count - 1] = .plist(hasValue: true, implicit: false)
             }
-        case .array(var elements):
+        case .array:
             // collectionLimitExceeded
-            guard elements.count < limits.maxCollectionCount else {
+            guard arrays[arrays.count - 1].count < limits.maxCollectionCount else {
                 throw PropertyListError(.collectionLimitExceeded, "an array of more than \(limits.maxCollectionCount) members")
             }
-            stack[stack.count - 1] = .array([])  // keep the array uniquely referenced while appending
-            elements.append(value)
-            stack[stack.count - 1] = .array(elements)
-        case .dictionary(var dictionary, let pendingKey):
+            arrays[arrays.count - 1].append(value)
+        case .dictionary(let pendingKey):
             guard let key = pendingKey else { preconditionFailure("values in dictionaries follow keys") }
-            guard dictionary.count < limits.maxCollectionCount else {
+            guard dictionaries[dictionaries.count - 1].count < limits.maxCollectionCount else {
                 throw PropertyListError(.collectionLimitExceeded, "a dictionary of more than \(limits.maxCollectionCount) members")
             }
-            stack[stack.count - 1] = .array([])
-            dictionary.insertNew(value, forKey: key)
-            stack[stack.count - 1] = .dictionary(dictionary, pendingKey: nil)
+            dictionaries[dictionaries.count - 1].insertNew(value, forKey: key)
+            stack[stack.count - 1] = .dictionary(pendingKey: nil)
         default:
             preconditionFailure("values are delivered to containers")
         }
