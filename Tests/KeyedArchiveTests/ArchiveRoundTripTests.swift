@@ -15,6 +15,18 @@ struct ArchiveRoundTripTests {
         }
     }
 
+    @Test("value → XML archive → value is exact, for values XML can carry")
+    func xmlArchiveRoundTrip() async {
+        await propertyCheck(count: 200, input: UserInfoGenerator().generator) { value in
+            // Control characters and leading U+FEFF have no XML form: those values are refused, not mangled.
+            guard let data = try? KeyedArchiveWriter().write(value, format: .xml) else { return }
+            #expect(data.starts(with: Array("<?xml".utf8)))
+            let decoded = try KeyedArchiveReader().read(data)
+            // NS.time is a real, so dates keep their fractions; only NaN payloads may differ.
+            #expect(peerEqual(decoded, value))
+        }
+    }
+
     @Test("archiving is deterministic: decode then re-encode gives the same bytes")
     func archiveDeterministic() async {
         await propertyCheck(count: 150, input: UserInfoGenerator().generator) { value in
