@@ -127,7 +127,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PlistkitTests",
-            dependencies: ["PropertyList", "KeyedArchive", "TestSupport", "plistkit", "foundation-peer"],
+            dependencies: ["PropertyList", "PropertyListXML", "KeyedArchive", "TestSupport", "plistkit", "foundation-peer"],
             swiftSettings: strictSettings
         ),
     ]

@@ -1,6 +1,7 @@
 import Foundation
 import KeyedArchive
 import PropertyList
+import PropertyListXML
 import TestSupport
 import Testing
 
@@ -152,5 +153,47 @@ struct CLITests {
         #expect(result.status != 0)
         #expect(!result.stderr.contains("Fatal error"))
         #expect(result.stderr.contains("yaml"))
+    }
+}
+
+@Suite("plistkit convert between binary1 and xml1")
+struct ConvertRoundTripTests {
+    @Test("every golden file round-trips binary1 → xml1 → binary1 through the CLI (dates at whole seconds, as XML carries them)")
+    func goldenRoundTrips() throws {
+        let directory = try Peers.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var checked = 0
+        for writer in ["plistlib", "plistutil", "foundation"] {
+            let folder = Paths.golden.appendingPathComponent(writer)
+            for name in try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() {
+                let input = folder.appendingPathComponent(name).path
+                let xml = directory.appendingPathComponent("\(writer)-\(name).xml").path
+                let back = directory.appendingPathComponent("\(writer)-\(name).bplist").path
+                let toXML = try CLITests.plistkit("convert", input, "--format", "xml1", "-o", xml)
+                #expect(toXML.status == 0, "\(writer)/\(name): \(toXML.stderr)")
+                #expect(try CLITests.plistkit("convert", xml, "--format", "binary1", "-o", back).status == 0)
+                let original = try CLIValues.read(input)
+                let roundTripped = try CLIValues.read(back)
+                #expect(peerEqual(CLIValues.wholeSeconds(original), roundTripped), "\(writer)/\(name)")
+                checked += 1
+            }
+        }
+        #expect(checked >= 120)
+    }
+}
+
+enum CLIValues {
+    static func read(_ path: String) throws -> PropertyListValue {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        return try data.starts(with: Array("bplist".utf8)) ? BinaryPropertyListReader().read(data) : XMLPropertyListReader().read(data)
+    }
+
+    static func wholeSeconds(_ value: PropertyListValue) -> PropertyListValue {
+        switch value {
+        case .date(let date): return .date(Date(timeIntervalSinceReferenceDate: date.timeIntervalSinceReferenceDate.rounded(.down)))
+        case .array(let elements): return .array(elements.map(wholeSeconds))
+        case .dictionary(let dictionary): return .dictionary(dictionary.mapValues(wholeSeconds))
+        default: return value
+        }
     }
 }
