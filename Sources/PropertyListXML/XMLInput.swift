@@ -171,6 +171,53 @@ enum XMLInput {
         }
     }
 
+    /// Longest tag accepted, in bytes: every plist tag is far shorter, and libxml2
+    /// checks a tag's attributes against each other in quadratic time.
+    static let maxTagBytes = 1024
+
+    /// tagTooLong / longCharacterReference: one linear pass over the markup
+    /// (comments and CDATA skipped) before libxml2 parses anything.
+    static func checkMarkup(_ utf8: [UInt8]) throws(PropertyListError) {
+        let count = utf8.count
+        func fail(_ code: PropertyListError.Code, _ reason: String, _ offset: Int) -> PropertyListError {
+            let (line, column) = lineColumn(utf8, offset)
+            return PropertyListError(code, reason, at: .lineColumn(line: line, column: column))
+        }
+        var i = 0
+        while i < count {
+            let byte = utf8[i]
+            if byte == UInt8(ascii: "<") {
+                if utf8[i...].starts(with: Array("<!--".utf8)) {
+                    guard let end = find(Array("-->".utf8), in: utf8, from: i + 4) else { return }
+                    i = end + 3
+                    continue
+                }
+                if utf8[i...].starts(with: Array("<![CDATA[".utf8)) {
+                    guard let end = find(Array("]]>".utf8), in: utf8, from: i + 9) else { return }
+                    i = end + 3
+                    continue
+                }
+                var j = i + 1
+                while j < count, utf8[j] != UInt8(ascii: ">"), j - i <= maxTagBytes { j += 1 }
+                guard j - i <= maxTagBytes else {
+                    throw fail(.tagTooLong, "a tag longer than \(maxTagBytes) bytes", i)
+                }
+                i = j + 1
+            } else if byte == UInt8(ascii: "&"), i + 1 < count, utf8[i + 1] == UInt8(ascii: "#") {
+                var j = i + 2
+                if j < count, utf8[j] == UInt8(ascii: "x") { j += 1 }
+                let digitsStart = j
+                while j < count, j - digitsStart <= 8, utf8[j] != UInt8(ascii: ";") { j += 1 }
+                guard j - digitsStart <= 8 else {
+                    throw fail(.longCharacterReference, "a character reference of more than 8 digits (parsers disagree on them)", i)
+                }
+                i = j
+            } else {
+                i += 1
+            }
+        }
+    }
+
     /// ambiguousLineEnding: a raw carriage return inside `<string>` or `<key>`
     /// content. XML parsers (libxml2) read it as a line feed while Apple's parser
     /// keeps it, so the two would read different strings; `&#13;` is unambiguous.
@@ -210,6 +257,10 @@ extension PropertyListError.Code {
     public static let ambiguousLineEnding = Self("ambiguousLineEnding")
     /// A string or key starting with U+FEFF (Apple's parser drops it, libxml2 keeps it).
     public static let leadingByteOrderMark = Self("leadingByteOrderMark")
+    /// A tag over 1,024 bytes (libxml2 checks attributes in quadratic time).
+    public static let tagTooLong = Self("tagTooLong")
+    /// A character reference of more than 8 digits (`&#0000000000060;`), read differently by parsers.
+    public static let longCharacterReference = Self("longCharacterReference")
 }
 
 /// The text forms of scalar elements (Specs/xml-plist.md, "Values").
@@ -306,24 +357,27 @@ enum ScalarText {
         return value
     }
 
-    /// Exactly `YYYY-MM-DDTHH:MM:SSZ`, a real calendar date, UTC.
+    /// `YYYY-MM-DDTHH:MM:SSZ`, UTC, a real calendar date, the year exactly as C's
+    /// `%04d` prints it (what CoreFoundation writes: `0001`, `10000`, `-001`),
+    /// within ±10^15 seconds of 2001.
     static func date(_ text: String) -> Date? {
         let bytes = Array(text.utf8)
-        guard bytes.count == 20, bytes[4] == 0x2D, bytes[7] == 0x2D, bytes[10] == 0x54, bytes[13] == 0x3A,
-              bytes[16] == 0x3A, bytes[19] == 0x5A else { return nil }
-        func number(_ from: Int, _ count: Int) -> Int? {
-            var value = 0
-            for byte in bytes[from..<(from + count)] {
-                guard byte >= 0x30 && byte <= 0x39 else { return nil }
-                value = value * 10 + Int(byte - 0x30)
-            }
-            return value
+        // The part after the year: -MM-DDTHH:MM:SSZ, 16 bytes.
+        guard bytes.count >= 20, bytes.count <= 32 else { return nil }
+        let rest = Array(bytes.suffix(16))
+        let yearText = String(decoding: bytes.dropLast(16), as: UTF8.self)
+        guard rest[0] == 0x2D, rest[3] == 0x2D, rest[6] == 0x54, rest[9] == 0x3A, rest[12] == 0x3A, rest[15] == 0x5A,
+              let year = Int(yearText), XMLLayout.appleYear(year) == yearText else { return nil }
+        func number(_ from: Int) -> Int? {
+            guard rest[from] >= 0x30 && rest[from] <= 0x39, rest[from + 1] >= 0x30 && rest[from + 1] <= 0x39 else { return nil }
+            return Int(rest[from] - 0x30) * 10 + Int(rest[from + 1] - 0x30)
         }
-        guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
-              let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2) else { return nil }
+        guard let month = number(1), let day = number(4), let hour = number(7), let minute = number(10), let second = number(13) else { return nil }
         let civil = CivilTime(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
         guard civil.isValid else { return nil }
-        return Date(timeIntervalSinceReferenceDate: Double(civil.secondsSinceReference))
+        let seconds = Double(civil.secondsSinceReference)
+        guard abs(seconds) <= XMLLayout.maxDateSeconds else { return nil }
+        return Date(timeIntervalSinceReferenceDate: seconds)
     }
 
     /// Base64 with whitespace (space, tab, line feed, carriage return) anywhere;

@@ -32,6 +32,7 @@ public struct XMLPropertyListReader: Sendable {
         }
         let utf8 = try XMLInput.utf8(bytes)
         try XMLInput.checkProlog(utf8)
+        try XMLInput.checkMarkup(utf8)
         try XMLInput.checkLineEndings(utf8)
         guard let stream = XMLStreamReader(utf8: utf8) else {
             throw PropertyListError(.malformedXML, "libxml2 could not start reading", at: .lineColumn(line: 1, column: 1))
@@ -237,7 +238,8 @@ struct PlistGrammar {
         text += more
         // stringLimitExceeded / dataLimitExceeded (base64 text, loosely, before decoding)
         if kind == .data {
-            guard text.utf8.count / 4 * 3 <= limits.maxDataBytes + limits.maxDataBytes / 2 + 3 else {
+            let (allowance, overflow) = limits.maxDataBytes.addingReportingOverflow(limits.maxDataBytes / 2 + 3)
+            guard overflow || text.utf8.count / 4 * 3 <= allowance else {
                 throw PropertyListError(.dataLimitExceeded, "data over the limit of \(limits.maxDataBytes) bytes")
             }
         } else {

@@ -63,11 +63,12 @@ enum XMLLayout {
             out += Array((flag ? "<true/>\n" : "<false/>\n").utf8)
         case .date(let date):
             let seconds = date.timeIntervalSinceReferenceDate
-            // unrepresentableValue: XML dates are years 0000-9999; fractions are dropped, as Apple's writer drops them.
-            guard seconds.isFinite, seconds >= -63_114_076_800, seconds < 252_423_993_600 else {
-                throw PropertyListError(.unrepresentableValue, "an XML date must fall in the years 0000-9999")
+            // unrepresentableValue: within ±10^15 seconds (about ±31 million years); fractions
+            // are dropped (rounded down), as Apple's writer drops them.
+            guard seconds.isFinite, abs(seconds) <= XMLLayout.maxDateSeconds else {
+                throw PropertyListError(.unrepresentableValue, "an XML date must lie within ±10^15 seconds of 2001")
             }
-            out += Array("<date>\(CivilTime(secondsSinceReference: seconds).iso8601)</date>\n".utf8)
+            out += Array("<date>\(appleDate(CivilTime(secondsSinceReference: seconds)))</date>\n".utf8)
         case .data(let data):
             appendData(data, indent: indent, &out)
         case .uid(let uid):
@@ -110,6 +111,22 @@ enum XMLLayout {
         }
     }
 
+    /// The furthest date written and read, in seconds from 2001 (about ±31 million years).
+    static let maxDateSeconds = 1e15
+
+    /// `YYYY-MM-DDTHH:MM:SSZ` with the year as C's `%04d` prints it, as
+    /// CoreFoundation writes it: `0001`, `10000`, `-001` (the sign takes a digit's place).
+    static func appleDate(_ civil: CivilTime) -> String {
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(appleYear(civil.year))-\(two(civil.month))-\(two(civil.day))T\(two(civil.hour)):\(two(civil.minute)):\(two(civil.second))Z"
+    }
+
+    static func appleYear(_ year: Int) -> String {
+        let digits = String(abs(year))
+        let sign = year < 0 ? "-" : ""
+        return sign + String(repeating: "0", count: max(0, 4 - sign.count - digits.count)) + digits
+    }
+
     private static func tabs(_ count: Int, _ out: inout [UInt8]) {
         out.append(contentsOf: repeatElement(0x09, count: count))
     }
@@ -150,21 +167,23 @@ enum XMLLayout {
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    /// Base64 in lines of 76 − 8 × indent characters (indent counted up to 8),
-    /// each line indented like the element, as CoreFoundation writes it.
+    /// Base64 in lines of 76 − 8 × indent characters, each line preceded by the
+    /// element's tabs — both counting the indent only up to 8, as CoreFoundation
+    /// does — and `</data>` at the element's full indent.
     static func appendData(_ data: Data, indent: Int, _ out: inout [UInt8]) {
         out += Array("<data>\n".utf8)
-        tabs(indent, &out)
+        let lineIndent = min(indent, 8)
         let encoded = Array(data.base64EncodedString().utf8)
-        let lineLength = 76 - 8 * min(indent, 8)
+        let lineLength = 76 - 8 * lineIndent
         var start = 0
         while start < encoded.count {
             let end = min(start + lineLength, encoded.count)
+            tabs(lineIndent, &out)
             out += encoded[start..<end]
             out.append(0x0A)
-            tabs(indent, &out)
             start = end
         }
+        tabs(indent, &out)
         out += Array("</data>\n".utf8)
     }
 }
