@@ -3,8 +3,9 @@
 // ActivityCodec: strict, fast codecs for Handoff activity payloads
 // (binary and XML property lists, NSKeyedArchiver archives of userInfo values).
 //
-// Layers, each depending only on the one below (see Specs/README.md):
-//   PropertyList  ←  plistkit (CLI)
+// Layers, each depending only on the ones below (see Specs/README.md):
+//   PropertyList ← PropertyListXML ← KeyedArchive ← ActivityPayload ← plistkit (CLI)
+// FuzzChecks holds the round-trip oracles of the fuzz package in Fuzz/.
 import PackageDescription
 
 let strictSettings: [SwiftSetting] = [
@@ -21,6 +22,9 @@ let package = Package(
         .library(name: "KeyedArchive", targets: ["KeyedArchive"]),
         .library(name: "ActivityPayload", targets: ["ActivityPayload"]),
         .executable(name: "plistkit", targets: ["plistkit"]),
+        // The round-trip oracles of the fuzz targets (Fuzz/), shared with the
+        // regression replay tests. Not API for applications.
+        .library(name: "FuzzChecks", targets: ["FuzzChecks"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -56,6 +60,11 @@ let package = Package(
         .target(
             name: "ActivityPayload",
             dependencies: ["KeyedArchive", "PropertyList"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "FuzzChecks",
+            dependencies: ["PropertyList", "PropertyListXML", "KeyedArchive", "ActivityPayload"],
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -123,6 +132,11 @@ let package = Package(
                 "ActivityPayload", "KeyedArchive", "PropertyList", "TestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "FuzzRegressionTests",
+            dependencies: ["FuzzChecks", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -426,11 +426,11 @@ struct ArchiveDecoder {
             }
             return .data(data)
         case .date:
-            // wrongFieldType / invalidDate: NS.time is a finite real.
+            // wrongFieldType / invalidDate: NS.time is a real within PropertyListValue.dateRange.
             guard case .real(let seconds) = try field(Field.time, of: fields, index) else {
                 throw UserInfoError(.wrongFieldType, "NS.time is not a real", objectIndex: index)
             }
-            guard seconds.isFinite else {
+            guard PropertyListValue.isValidDate(seconds) else {
                 throw UserInfoError(.invalidDate, "NS.time is \(seconds)", objectIndex: index)
             }
             return .date(Date(timeIntervalSinceReferenceDate: seconds))

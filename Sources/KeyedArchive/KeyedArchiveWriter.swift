@@ -80,8 +80,8 @@ struct ArchiveBuilder {
             return uid
         case .date(let date):
             let seconds = date.timeIntervalSinceReferenceDate
-            // invalidDate: the reader refuses non-finite dates, so the writer does too.
-            guard seconds.isFinite else { throw UserInfoError(.invalidDate, "date is \(seconds)") }
+            // invalidDate: the reader refuses dates outside PropertyListValue.dateRange, so the writer does too.
+            guard PropertyListValue.isValidDate(seconds) else { throw UserInfoError(.invalidDate, "date is \(seconds)") }
             let uid = append(.null)
             objects[Int(uid)] = .dictionary([Field.time: .real(seconds), Field.class: .uid(classEntry(.date))])
             return uid

@@ -391,7 +391,8 @@ enum TypedJSONSyntax {
         }
         let civil = CivilTime(year: sign * year, month: month, day: day, hour: hour, minute: minute, second: second)
         guard civil.isValid else { return nil }
-        guard let seconds = ExactDecimal.join(whole: civil.secondsSinceReference, fraction: fraction), seconds.isFinite else { return nil }
+        guard let seconds = ExactDecimal.join(whole: civil.secondsSinceReference, fraction: fraction),
+              PropertyListValue.isValidDate(seconds) else { return nil }
         return Date(timeIntervalSinceReferenceDate: seconds)
     }
 

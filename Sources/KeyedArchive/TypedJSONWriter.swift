@@ -140,8 +140,12 @@ enum TypedJSONText {
     /// `YYYY-MM-DDTHH:MM:SS[.F]Z` in UTC, with the shortest fraction that reads back
     /// to the same instant (none when the seconds are whole). Years outside
     /// 0000…9999 use ISO 8601's expanded form (`+12345-…`, `-0001-…`).
+    /// A date outside `PropertyListValue.dateRange`, which no reader accepts and
+    /// every other writer refuses (`invalidDate`), is written as
+    /// `out of range: <seconds> s`, which the typed-JSON reader refuses too.
     static func date(_ date: Date) -> String {
         let seconds = date.timeIntervalSinceReferenceDate
+        guard PropertyListValue.isValidDate(seconds) else { return "out of range: \(seconds) s" }
         let (whole, fraction) = ExactDecimal.split(seconds)
         let civil = CivilTime(secondsSinceReference: Double(whole))
         var text = civil.iso8601

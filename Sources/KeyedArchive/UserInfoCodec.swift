@@ -105,7 +105,7 @@ public enum PlainProfile {
         case .number(.bool(let v)): return .bool(v)
         case .data(let v): return .data(v)
         case .date(let v):
-            guard v.timeIntervalSinceReferenceDate.isFinite else {
+            guard PropertyListValue.isValidDate(v.timeIntervalSinceReferenceDate) else {
                 throw UserInfoError(.invalidDate, "date is \(v.timeIntervalSinceReferenceDate)")
             }
             return .date(v)

@@ -296,8 +296,8 @@ internal struct BinaryPropertyListDecoder {
             }
             try need(8, at: start + 1, for: start)
             let seconds = Double(bitPattern: loadBigEndian(at: start + 1, width: 8))
-            // invalidDate: dates are finite.
-            guard seconds.isFinite else {
+            // invalidDate: dates are finite and within PropertyListValue.dateRange.
+            guard PropertyListValue.isValidDate(seconds) else {
                 throw PropertyListError(.invalidDate, "date is \(seconds)", at: .byteOffset(start))
             }
             return (.date(Date(timeIntervalSinceReferenceDate: seconds)), start + 9)

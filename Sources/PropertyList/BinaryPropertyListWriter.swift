@@ -93,8 +93,8 @@ internal struct BinaryPropertyListFlattener {
             }
             return number
         case .date(let date):
-            // invalidDate: the reader refuses non-finite dates, so the writer does too.
-            guard date.timeIntervalSinceReferenceDate.isFinite else {
+            // invalidDate: the reader refuses dates outside PropertyListValue.dateRange, so the writer does too.
+            guard PropertyListValue.isValidDate(date.timeIntervalSinceReferenceDate) else {
                 throw PropertyListError(.invalidDate, "date is \(date.timeIntervalSinceReferenceDate)")
             }
             return unique(value)

@@ -169,3 +169,14 @@ extension PropertyListValue: ExpressibleByDictionaryLiteral {
         self = .dictionary(PropertyListDictionary(uniqueKeysWithValues: elements))
     }
 }
+
+extension PropertyListValue {
+    /// The dates every format of ActivityCodec carries: finite, and within ±10¹⁵
+    /// seconds (about ±31.7 million years) of 2001-01-01T00:00:00Z, so that the
+    /// text forms (XML, typed JSON) can spell every date the binary forms hold.
+    /// Readers and writers refuse others with `invalidDate` (Specs/value-model.md).
+    public static let dateRange: ClosedRange<Double> = -1e15...1e15
+
+    /// True when `seconds` since 2001 lies in ``dateRange`` (false for NaN and infinities).
+    @inlinable public static func isValidDate(_ seconds: Double) -> Bool { dateRange.contains(seconds) }
+}

@@ -376,7 +376,7 @@ enum ScalarText {
         let civil = CivilTime(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
         guard civil.isValid else { return nil }
         let seconds = Double(civil.secondsSinceReference)
-        guard abs(seconds) <= XMLLayout.maxDateSeconds else { return nil }
+        guard PropertyListValue.isValidDate(seconds) else { return nil }
         return Date(timeIntervalSinceReferenceDate: seconds)
     }
 

@@ -63,10 +63,10 @@ enum XMLLayout {
             out += Array((flag ? "<true/>\n" : "<false/>\n").utf8)
         case .date(let date):
             let seconds = date.timeIntervalSinceReferenceDate
-            // unrepresentableValue: within ±10^15 seconds (about ±31 million years); fractions
+            // invalidDate: within PropertyListValue.dateRange (±10^15 seconds); fractions
             // are dropped (rounded down), as Apple's writer drops them.
-            guard seconds.isFinite, abs(seconds) <= XMLLayout.maxDateSeconds else {
-                throw PropertyListError(.unrepresentableValue, "an XML date must lie within ±10^15 seconds of 2001")
+            guard PropertyListValue.isValidDate(seconds) else {
+                throw PropertyListError(.invalidDate, "a date must lie within ±10^15 seconds of 2001")
             }
             out += Array("<date>\(appleDate(CivilTime(secondsSinceReference: seconds)))</date>\n".utf8)
         case .data(let data):
@@ -110,9 +110,6 @@ enum XMLLayout {
             out += Array("</dict>\n".utf8)
         }
     }
-
-    /// The furthest date written and read, in seconds from 2001 (about ±31 million years).
-    static let maxDateSeconds = 1e15
 
     /// `YYYY-MM-DDTHH:MM:SSZ` with the year as C's `%04d` prints it, as
     /// CoreFoundation writes it: `0001`, `10000`, `-001` (the sign takes a digit's place).

@@ -1,0 +1,107 @@
+#!/usr/bin/env python3
+"""Writes the starting seeds of every fuzz target into Corpus/<target>/.
+
+Each seed is one options byte (see Specs/fuzzing.md) followed by a document:
+peer-written golden files (plistlib, plistutil, Foundation, bpylist2), our own
+payloads and typed JSON (written by plistkit), and a few hostile variants
+(truncated, cut in the middle). Run from the repository root after `swift build`;
+then minimise with `Fuzz/run.sh TARGET --merge`.
+"""
+import hashlib
+import json
+import pathlib
+import subprocess
+import sys
+
+root = pathlib.Path(__file__).resolve().parent.parent
+golden = root / "Corpus" / "golden"
+plistkit = str(root / ".build" / "debug" / "plistkit")
+
+
+def write(target, options, document, name):
+    folder = root / "Corpus" / target
+    folder.mkdir(parents=True, exist_ok=True)
+    data = bytes([options]) + document
+    digest = hashlib.sha1(data).hexdigest()[:10]
+    (folder / f"{name}-{digest}").write_bytes(data)
+
+
+def hostile(target, document, name):
+    """The valid seed, cut in half and cut before its last byte."""
+    write(target, 0, document[: len(document) // 2], name + "-half")
+    write(target, 0, document[:-1], name + "-short")
+
+
+def files(pattern):
+    return sorted(golden.glob(pattern))
+
+
+def run(*args, stdin=None):
+    return subprocess.run([plistkit, *args], input=stdin, capture_output=True, check=True).stdout
+
+
+def write_raw(target, document, name):
+    """A seed of the differential target: the document alone, no options byte."""
+    folder = root / "Corpus" / target
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"{name}-{hashlib.sha1(document).hexdigest()[:10]}").write_bytes(document)
+
+
+for path in files("*/*.bplist") + files("keyed/*/*.bplist") + files("xml/foundation/*.bplist"):
+    write("binary-decode", 0, path.read_bytes(), path.stem)
+    write_raw("differential-foundation", path.read_bytes(), path.stem)
+for path in files("*/*.xml") + files("xml/foundation/*.xml"):
+    write("xml-decode", 0, path.read_bytes(), path.stem)
+    write_raw("differential-foundation", path.read_bytes(), path.stem)
+for path in files("plistlib/*.bplist")[:6]:
+    hostile("binary-decode", path.read_bytes(), path.stem)
+for path in files("plistlib/*.xml")[:6]:
+    hostile("xml-decode", path.read_bytes(), path.stem)
+
+for path in files("keyed/*/*.bplist"):
+    data = path.read_bytes()
+    write("keyed-decode", 0, data, path.stem)
+    write("keyed-decode", 0, run("convert", str(path), "--format", "xml1", "-o", "-"), path.stem + "-xml")
+    write("typed-json-read", 0, run("unarchive", str(path), "-o", "-"), path.stem)
+    hostile("keyed-decode", data, path.stem)
+for path in files("plistlib/*.bplist"):
+    write("typed-json-read", 0, run("convert", str(path), "--format", "typed-json", "-o", "-"), path.stem)
+
+# Payloads: the bundled sample, and envelopes encoded by plistkit for each layout
+# the options byte selects (bits 2-3) with and without a versioning key (bits 4-5).
+sample = (root / "Corpus" / "samples" / "trip.payload").read_bytes()
+write("payload-decode", 0, sample, "trip")
+layouts = {0: "ios", 1: "macos:/Users/ada", 2: "root:/srv/containers"}
+for layout_bits, layout in layouts.items():
+    for version in (None, "2.1", "2.0", "1.0", "3.0"):
+        envelope = {"type": "dict", "value": {
+            "activityType": {"type": "string", "value": "com.example.app.view"},
+            "title": {"type": "string", "value": "Fuzz seed"},
+            "webpageURL": {"type": "url", "relative": "https://example.com/a?b=1", "base": None},
+            "keywords": {"type": "set", "value": [{"type": "string", "value": "seed"}]},
+            "userInfo": {"type": "dict", "value": {
+                "file": {"type": "url", "relative": "Documents/a%20b.txt",
+                         "base": {"type": "url", "relative": "file://" + ("/private/var/mobile/Library/Mobile%20Documents" if layout == "ios" else "/Users/ada/Library/Mobile%20Documents" if layout.startswith("macos") else "/srv/containers") + "/iCloud~com~example~App/", "base": None}},
+                "drive": {"type": "url", "relative": "file://" + ("/private/var/mobile/Library/Mobile%20Documents" if layout == "ios" else "/Users/ada/Library/Mobile%20Documents" if layout.startswith("macos") else "/srv/containers") + "/com~apple~CloudDocs/x/y.pdf", "base": None},
+                "ids": {"type": "set", "value": [{"type": "uuid", "value": "6F9619FF-8B86-D011-B42D-00C04FC964FF"}]},
+                "nothing": {"type": "null"},
+                "n": {"type": "array", "value": [{"type": "integer", "value": "-1"}, {"type": "real", "value": "0.5"}, {"type": "bool", "value": True}]},
+            }},
+        }}
+        arguments = ["payload", "encode", "-", "--layout", layout,
+                     "--container", "iCloud.com.example.App", "--container", "com.apple.CloudDocs"]
+        if version:
+            arguments += ["--version-key", "com.example.app.version", "--version", version]
+        try:
+            payload = run(*arguments, stdin=json.dumps(envelope).encode())
+        except subprocess.CalledProcessError as error:
+            sys.exit(f"plistkit payload encode failed: {error.stderr.decode()}")
+        options = layout_bits << 2 | (0x10 if version else 0) | (0x20 if version == "1.0" else 0)
+        write("payload-decode", options, payload, f"{layout.split(':')[0]}-{version or 'unversioned'}")
+        if version == "2.1":
+            xml = run("convert", "-", "--format", "xml1", "-o", "-", stdin=payload)
+            write("payload-decode", options, xml, f"{layout.split(':')[0]}-xml")
+            hostile("payload-decode", payload, f"{layout.split(':')[0]}")
+
+for target in ("binary-decode", "xml-decode", "keyed-decode", "payload-decode", "typed-json-read", "differential-foundation"):
+    print(target, len(list((root / "Corpus" / target).iterdir())))

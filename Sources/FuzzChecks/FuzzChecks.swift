@@ -1,0 +1,297 @@
+import FoundationEssentials
+public import PropertyList
+import PropertyListXML
+import KeyedArchive
+import ActivityPayload
+
+/// The entry points the fuzz targets drive, by the name used in `Fuzz/`,
+/// `Corpus/<name>/` and `Corpus/regressions/<name>-*`.
+public enum FuzzEntryPoint: String, Sendable, CaseIterable {
+    case binaryDecode = "binary-decode"
+    case xmlDecode = "xml-decode"
+    case keyedDecode = "keyed-decode"
+    case payloadDecode = "payload-decode"
+    case typedJSONRead = "typed-json-read"
+}
+
+/// A broken round trip: a value that decoded but did not survive re-encoding.
+/// A fuzz target traps on it; the regression tests report it.
+public struct FuzzFinding: Error, Sendable, CustomStringConvertible {
+    public let entryPoint: FuzzEntryPoint
+    public let message: String
+    public var description: String { "\(entryPoint.rawValue): \(message)" }
+}
+
+/// The round-trip oracles shared by the fuzz targets (`Fuzz/`) and the
+/// regression replay in the unit tests, so both check exactly the same thing.
+/// See `Specs/fuzzing.md`.
+///
+/// Each oracle takes raw fuzzer input: the first byte is the options byte
+/// (limits and, for payloads, layout and versioning), the rest is the
+/// document. A decode error is a correct outcome; a value that decoded must
+/// re-encode in every format that can carry it and decode back to an equal
+/// value, else the oracle throws ``FuzzFinding``.
+public enum FuzzChecks {
+    /// Runs the oracle of `entryPoint` on `input`.
+    public static func check(_ entryPoint: FuzzEntryPoint, _ input: [UInt8]) throws(FuzzFinding) {
+        guard let options = input.first else { return }
+        let document = Data(input.dropFirst())
+        let limits = FuzzOptions.limits(options)
+        switch entryPoint {
+        case .binaryDecode:
+            guard let value = try? BinaryPropertyListReader(limits: limits).read(document) else { return }
+            try PropertyListRoundTrip(entryPoint: entryPoint).check(value)
+        case .xmlDecode:
+            guard let value = try? XMLPropertyListReader(limits: limits).read(document) else { return }
+            try PropertyListRoundTrip(entryPoint: entryPoint).check(value)
+        case .keyedDecode:
+            guard let value = try? UserInfoCodec(limits: limits).decode(document) else { return }
+            try UserInfoRoundTrip(entryPoint: entryPoint).check(value)
+        case .typedJSONRead:
+            if let value = try? TypedJSONReader(limits: limits).readUserInfo(document) {
+                try UserInfoRoundTrip(entryPoint: entryPoint).check(value)
+            }
+            if let plist = try? TypedJSONReader(limits: limits).readPropertyList(document) {
+                try PropertyListRoundTrip(entryPoint: entryPoint).check(plist)
+            }
+        case .payloadDecode:
+            try PayloadRoundTrip(options: options).check(document)
+        }
+    }
+}
+
+extension FuzzChecks {
+    /// The property-list round trip alone, for a value the caller made: what the
+    /// binary and XML oracles run after a successful decode.
+    public static func checkRoundTrip(of value: PropertyListValue) throws(FuzzFinding) {
+        try PropertyListRoundTrip(entryPoint: .binaryDecode).check(value)
+    }
+
+    /// True for the refusals that only say a profile or format cannot carry a
+    /// value: null, set, UUID and URL in the plain profile, the reserved string
+    /// `$null`, characters XML 1.0 cannot hold.
+    static func cannotCarry(_ error: UserInfoError) -> Bool {
+        switch error.code {
+        case .notPlistNative, .reservedString: return true
+        case .propertyList: return error.underlying?.code == .unrepresentableValue
+        default: return false
+        }
+    }
+}
+
+/// How the options byte maps to decode settings.
+///
+/// - bits 0–1: limits — default, payload, tight, minimal;
+/// - bits 2–3 (payloads): receiver layout — iOS, macOS, custom root, none;
+/// - bit 4 (payloads): check a versioning key; bit 5: assume 1.0 when it is missing.
+public enum FuzzOptions {
+    /// The decode limits an options byte selects.
+    public static func limits(_ options: UInt8) -> PropertyListLimits {
+        switch options & 3 {
+        case 0: return .default
+        case 1: return .payload
+        case 2: return PropertyListLimits(maxInputBytes: 1 << 16, maxDepth: 16, maxObjects: 256, maxCollectionCount: 64,
+                                          maxStringBytes: 256, maxDataBytes: 256, maxMaterializedNodes: 1024)
+        default: return PropertyListLimits(maxInputBytes: 512, maxDepth: 3, maxObjects: 16, maxCollectionCount: 8,
+                                           maxStringBytes: 32, maxDataBytes: 32, maxMaterializedNodes: 32)
+        }
+    }
+
+    static let containers: Set<String> = ["iCloud.com.example.App", "com.apple.CloudDocs"]
+
+    static func layout(_ options: UInt8) -> ContainerLayout? {
+        switch (options >> 2) & 3 {
+        case 0: return .iOS(containers: containers)
+        case 1: return .macOS(home: "/Users/ada", containers: containers)
+        case 2: return ContainerLayout(root: "/srv/containers", containers: containers)
+        default: return nil
+        }
+    }
+
+    static func versioning(_ options: UInt8) -> PayloadVersioning? {
+        guard options & 0x10 != 0 else { return nil }
+        var versioning = PayloadVersioning(key: "com.example.app.version", current: PayloadVersion(2, 1),
+                                           assumedVersionWhenMissing: options & 0x20 != 0 ? PayloadVersion(1, 0) : nil)
+        versioning.migrations.append(PayloadMigration("mark migrated", from: PayloadVersion(1, 0), to: PayloadVersion(2, 0)) { userInfo in
+            var migrated = userInfo
+            migrated["migrated"] = .number(.bool(true))
+            return migrated
+        })
+        return versioning
+    }
+}
+
+/// Property-list values through binary, XML and typed JSON.
+struct PropertyListRoundTrip {
+    let entryPoint: FuzzEntryPoint
+
+    func check(_ value: PropertyListValue) throws(FuzzFinding) {
+        // Binary carries every value exactly, and writes the same bytes again.
+        let binary: Data
+        do { binary = try BinaryPropertyListWriter().write(value) } catch {
+            throw FuzzFinding(entryPoint: entryPoint, message: "binary writer refused a decoded value: \(error)")
+        }
+        let fromBinary = try decode("binary", binary) { try BinaryPropertyListReader().read($0) }
+        try expect(fromBinary == value, "binary round trip changed the value")
+        let again = try? BinaryPropertyListWriter().write(fromBinary)
+        try expect(again == binary, "binary writer is not deterministic")
+
+        // XML may refuse what it cannot carry (NUL, lone surrogates, a one-key CF$UID
+        // dictionary, null), but only with unrepresentableValue; dates lose fractions.
+        do {
+            let xml = try XMLPropertyListWriter().write(value)
+            let fromXML = try decode("XML", xml) { try XMLPropertyListReader().read($0) }
+            try expect(fromXML == XMLImage.of(value), "XML round trip changed the value")
+        } catch let error as PropertyListError {
+            try expect(error.code == .unrepresentableValue, "XML writer failed with \(error)")
+        } catch let finding as FuzzFinding {
+            throw finding
+        } catch {
+            throw FuzzFinding(entryPoint: entryPoint, message: "unexpected error \(error)")
+        }
+
+        // Typed JSON carries every property-list value exactly, NaN payloads aside.
+        let json = TypedJSONWriter().write(value)
+        let fromJSON = try decode("typed JSON", json) { try TypedJSONReader().readPropertyList($0) }
+        try expect(fromJSON == XMLImage.of(value, keepingDates: true), "typed JSON round trip changed the value")
+    }
+
+    private func decode(_ format: String, _ data: Data,
+                        _ read: (Data) throws -> PropertyListValue) throws(FuzzFinding) -> PropertyListValue {
+        do { return try read(data) } catch {
+            throw FuzzFinding(entryPoint: entryPoint, message: "our \(format) output does not read back: \(error)")
+        }
+    }
+
+    private func expect(_ condition: Bool, _ message: @autoclosure () -> String) throws(FuzzFinding) {
+        if !condition { throw FuzzFinding(entryPoint: entryPoint, message: message()) }
+    }
+}
+
+/// What a text round trip keeps of a value: every NaN as the one NaN that `nan`
+/// reads as (XML and typed JSON); in XML, dates to the whole second below.
+enum XMLImage {
+    static func of(_ value: PropertyListValue, keepingDates: Bool = false) -> PropertyListValue {
+        switch value {
+        case .real(let real) where real.isNaN: return .real(.nan)
+        case .date(let date) where !keepingDates:
+            return .date(Date(timeIntervalSinceReferenceDate: date.timeIntervalSinceReferenceDate.rounded(.down)))
+        case .array(let array): return .array(array.map { of($0, keepingDates: keepingDates) })
+        case .dictionary(let dictionary): return .dictionary(dictionary.mapValues { of($0, keepingDates: keepingDates) })
+        default: return value
+        }
+    }
+}
+
+/// userInfo values through keyed archives (binary and XML), the plain profile
+/// where it applies, and typed JSON.
+struct UserInfoRoundTrip {
+    let entryPoint: FuzzEntryPoint
+
+    func check(_ value: UserInfoValue) throws(FuzzFinding) {
+        for format in [PropertyListFormat.binary, .xml] {
+            for profile in UserInfoProfile.allCases {
+                let encoded: Data
+                do {
+                    encoded = try UserInfoCodec().encode(value, profile: profile, format: format)
+                } catch {
+                    try expect(FuzzChecks.cannotCarry(error), "\(profile) \(format) encoder failed with \(error)")
+                    continue
+                }
+                let decoded: (value: UserInfoValue, profile: UserInfoProfile)
+                do { decoded = try UserInfoCodec().decodeDetectingProfile(encoded) } catch {
+                    throw FuzzFinding(entryPoint: entryPoint, message: "our \(profile) \(format) output does not read back: \(error)")
+                }
+                let expected = format == .xml && profile == .plain ? UserInfoXMLImage.of(value) : UserInfoXMLImage.nan(value)
+                try expect(decoded.profile == profile, "\(profile) \(format) output read back as \(decoded.profile)")
+                try expect(UserInfoXMLImage.nan(decoded.value) == expected, "\(profile) \(format) round trip changed the value")
+            }
+        }
+        let json = TypedJSONWriter().write(value)
+        do {
+            let fromJSON = try TypedJSONReader().readUserInfo(json)
+            try expect(UserInfoXMLImage.nan(fromJSON) == UserInfoXMLImage.nan(value), "typed JSON round trip changed the value")
+        } catch let finding as FuzzFinding {
+            throw finding
+        } catch {
+            throw FuzzFinding(entryPoint: entryPoint, message: "our typed JSON does not read back: \(error)")
+        }
+    }
+
+    private func expect(_ condition: Bool, _ message: @autoclosure () -> String) throws(FuzzFinding) {
+        if !condition { throw FuzzFinding(entryPoint: entryPoint, message: message()) }
+    }
+}
+
+/// The userInfo counterpart of ``XMLImage``: plain XML drops date fractions;
+/// every XML real spells NaN one way.
+enum UserInfoXMLImage {
+    static func of(_ value: UserInfoValue) -> UserInfoValue {
+        map(value, dates: true)
+    }
+
+    static func nan(_ value: UserInfoValue) -> UserInfoValue {
+        map(value, dates: false)
+    }
+
+    private static func map(_ value: UserInfoValue, dates: Bool) -> UserInfoValue {
+        switch value {
+        case .number(.real(let real)) where real.isNaN: return .number(.real(.nan))
+        case .date(let date) where dates:
+            return .date(Date(timeIntervalSinceReferenceDate: date.timeIntervalSinceReferenceDate.rounded(.down)))
+        case .array(let array): return .array(array.map { map($0, dates: dates) })
+        case .dictionary(let dictionary): return .dictionary(dictionary.mapValues { map($0, dates: dates) })
+        default: return value
+        }
+    }
+}
+
+/// Payloads: decode (envelope, required keys, version check and migration,
+/// incoming URL translation), re-encode from the same device, decode again.
+struct PayloadRoundTrip {
+    let options: UInt8
+
+    func check(_ document: Data) throws(FuzzFinding) {
+        let layout = FuzzOptions.layout(options)
+        let versioning = FuzzOptions.versioning(options)
+        let codec = PayloadCodec(layout: layout, versioning: versioning, limits: FuzzOptions.limits(options))
+        guard let first = try? codec.decode(document) else { return }
+        for format in [PropertyListFormat.binary, .xml] {
+            var encoder = codec
+            encoder.format = format
+            encoder.limits = .default
+            let encoded: EncodedPayload
+            do { encoded = try encoder.encode(first.payload) } catch where error.underlying.map(FuzzChecks.cannotCarry) == true {
+                continue
+            } catch {
+                throw FuzzFinding(entryPoint: .payloadDecode, message: "a decoded payload does not encode (\(format)): \(error)")
+            }
+            var decoder = encoder
+            decoder.limits = .default
+            let second: DecodedPayload
+            do { second = try decoder.decode(encoded.data) } catch {
+                throw FuzzFinding(entryPoint: .payloadDecode, message: "a re-encoded payload does not decode (\(format)): \(error)")
+            }
+            var expected = first.payload
+            if let versioning { expected.userInfo = versioning.stamp(expected.userInfo) }
+            if format == .xml { expected.userInfo = expected.userInfo.mapValues(UserInfoXMLImage.nan) }
+            guard second.payload == expected else {
+                throw FuzzFinding(entryPoint: .payloadDecode, message: "payload round trip changed the payload (\(format))")
+            }
+        }
+    }
+}
+
+extension FuzzChecks {
+    /// The body of a libFuzzer `LLVMFuzzerTestOneInput`: runs the oracle and
+    /// traps on a finding, so libFuzzer stops and keeps the input.
+    public static func fuzz(_ entryPoint: FuzzEntryPoint, _ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+        let input = start.map { Array(UnsafeBufferPointer(start: $0, count: count)) } ?? []
+        do {
+            try check(entryPoint, input)
+        } catch {
+            fatalError("finding: \(error)")
+        }
+        return 0
+    }
+}

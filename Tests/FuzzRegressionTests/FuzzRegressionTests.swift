@@ -1,0 +1,49 @@
+import FoundationEssentials
+import FuzzChecks
+import Testing
+import TestSupport
+
+/// Replays what fuzzing found (`Corpus/regressions/<entry-point>-<what>`) and
+/// every seed (`Corpus/<entry-point>/`) through the same oracles the fuzz
+/// targets run (Specs/fuzzing.md), so a finding that comes back fails `swift test`.
+@Suite("Fuzz regressions and seeds replayed")
+struct FuzzRegressionTests {
+    static func files(in folder: URL, prefix: String = "") -> [URL] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.filter { $0.hasPrefix(prefix) && !$0.hasPrefix(".") }.sorted().map { folder.appendingPathComponent($0) }
+    }
+
+    @Test("every regression is named after an entry point and passes its oracle")
+    func regressions() throws {
+        let all = Self.files(in: Paths.regressions)
+        #expect(!all.isEmpty)
+        for file in all {
+            let entry = FuzzEntryPoint.allCases.first { file.lastPathComponent.hasPrefix($0.rawValue + "-") }
+            let entryPoint = try #require(entry, "\(file.lastPathComponent) names no entry point")
+            let bytes = try [UInt8](Data(contentsOf: file))
+            #expect(throws: Never.self, "\(file.lastPathComponent)") { try FuzzChecks.check(entryPoint, bytes) }
+        }
+    }
+
+    @Test("every seed passes its oracle", arguments: FuzzEntryPoint.allCases)
+    func seeds(entryPoint: FuzzEntryPoint) throws {
+        let seeds = Self.files(in: Paths.packageRoot.appendingPathComponent("Corpus/\(entryPoint.rawValue)"))
+        #expect(seeds.count >= 10, "Corpus/\(entryPoint.rawValue) holds the target's seeds")
+        for file in seeds {
+            let bytes = try [UInt8](Data(contentsOf: file))
+            #expect(throws: Never.self, "\(file.lastPathComponent)") { try FuzzChecks.check(entryPoint, bytes) }
+        }
+    }
+
+    @Test("the oracles catch a broken round trip: they are not vacuous")
+    func oraclesCanFail() throws {
+        // A decoded value always round-trips, so feed the oracle's parts a value
+        // that does not: a NaN date cannot be written, which must be a finding.
+        let nanDate = [UInt8(0)] + [UInt8]("bplist00".utf8) + [0x33] + withUnsafeBytes(of: Double.nan.bitPattern.bigEndian, Array.init)
+            + [0x08] + [UInt8](repeating: 0, count: 6) + [1, 1] + bigEndian(1, width: 8) + bigEndian(0, width: 8) + bigEndian(17, width: 8)
+        // The reader refuses it first (invalidDate), so the oracle stays quiet…
+        #expect(throws: Never.self) { try FuzzChecks.check(.binaryDecode, nanDate) }
+        // …and a value the oracle is handed directly is checked in every format.
+        #expect(throws: FuzzFinding.self) { try FuzzChecks.checkRoundTrip(of: .date(Date(timeIntervalSinceReferenceDate: .nan))) }
+    }
+}
