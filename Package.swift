@@ -25,6 +25,8 @@ let package = Package(
         // The round-trip oracles of the fuzz targets (Fuzz/), shared with the
         // regression replay tests. Not API for applications.
         .library(name: "FuzzChecks", targets: ["FuzzChecks"]),
+        // The benchmark protocol's ActivityCodec side (Benchmarks/README.md).
+        .executable(name: "plistkit-bench", targets: ["plistkit-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -75,6 +77,11 @@ let package = Package(
                 "ActivityPayload",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "plistkit-bench",
+            dependencies: ["PropertyList", "PropertyListXML", "KeyedArchive"],
             swiftSettings: strictSettings
         ),
         // A peer for the tests: Linux Foundation's reader, in its own process

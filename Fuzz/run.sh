@@ -2,6 +2,7 @@
 # Runs one fuzz target with its seeds and dictionary wired in.
 #
 #   Fuzz/run.sh --list                         the target names, one per line
+#   Fuzz/run.sh --executable TARGET            the SwiftPM executable of a target
 #   Fuzz/run.sh TARGET SECONDS [-- ARGS...]    fuzz for SECONDS (ARGS go to libFuzzer)
 #   Fuzz/run.sh TARGET --merge                 minimise Corpus/TARGET with what runs found
 #
@@ -15,14 +16,16 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
 targets="binary-decode xml-decode keyed-decode payload-decode typed-json-read differential-foundation"
 
+executable_of() {  # binary-decode → FuzzBinaryDecode, typed-json-read → FuzzTypedJSONRead, …
+  echo "Fuzz$(echo "$1" | sed -e 's/xml/XML/; s/json/JSON/' | awk -F- '{ for (i = 1; i <= NF; i++) printf "%s", toupper(substr($i, 1, 1)) substr($i, 2) }')"
+}
 if [ "${1:-}" = "--list" ]; then printf '%s\n' $targets; exit 0; fi
-if [ $# -lt 2 ]; then sed -n '2,13p' "$0" >&2; exit 2; fi
+if [ "${1:-}" = "--executable" ]; then executable_of "$2"; exit 0; fi
+if [ $# -lt 2 ]; then sed -n '2,14p' "$0" >&2; exit 2; fi
 target=$1; shift
 case " $targets " in *" $target "*) ;; *) echo "unknown target '$target' (try --list)" >&2; exit 2 ;; esac
 
-# binary-decode → FuzzBinaryDecode, typed-json-read → FuzzTypedJSONRead, …
-executable=Fuzz$(echo "$target" | sed -e 's/xml/XML/; s/json/JSON/' | awk -F- '{ for (i = 1; i <= NF; i++) printf "%s", toupper(substr($i, 1, 1)) substr($i, 2) }')
-binary=${FUZZ_BIN_DIR:-$here/.build-release/release}/$executable
+binary=${FUZZ_BIN_DIR:-$here/.build-release/release}/$(executable_of "$target")
 [ -x "$binary" ] || FUZZ_CONFIGS=release bash "$here/build.sh"
 
 seeds=$root/Corpus/$target

@@ -47,9 +47,11 @@ public struct StringKeyedDictionary<Value: Hashable & Sendable>: Sendable {
     /// `String` equality). Returns false, changing nothing, for a repeated key.
     @discardableResult
     public mutating func insertNew(_ value: Value, forKey key: String) -> Bool {
-        guard storage.index(forKey: key) == nil else { return false }
-        storage[key] = value
-        return true
+        // One hash lookup in the common case; a repeated key (rare: readers then
+        // throw) puts the first value back.
+        guard let previous = storage.updateValue(value, forKey: key) else { return true }
+        storage.updateValue(previous, forKey: key)
+        return false
     }
 
     /// The keys in the order writers use: ascending by UTF-16 code units,

@@ -1,0 +1,134 @@
+// plistkit-bench: ActivityCodec's side of the benchmark protocol shared with the
+// peers in Benchmarks/ (Foundation, libplist, plistlib). See Benchmarks/README.md.
+//
+//   plistkit-bench OP FORMAT FILE ITERS
+//     OP      decode | encode | keyed-decode | keyed-encode
+//     FORMAT  binary | xml   (the format of FILE's documents; encode writes the same format)
+//     FILE    one document, or a pack of many (magic "PLPACK01", u32 LE count,
+//             then count × (u32 LE length, bytes))
+//
+// Reads FILE (untimed), runs one untimed warm-up iteration, then ITERS timed
+// iterations on the monotonic clock (one iteration = every document once; decoded
+// trees stay alive until the clock stops; encode serialises trees decoded
+// beforehand), and prints one JSON line.
+import FoundationEssentials
+import KeyedArchive
+import PropertyList
+import PropertyListXML
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct Usage: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// The documents of FILE: a pack's members, or the file itself.
+func documents(of bytes: [UInt8]) throws -> [[UInt8]] {
+    guard bytes.starts(with: Array("PLPACK01".utf8)) else { return [bytes] }
+    func u32(_ at: Int) throws -> Int {
+        guard at + 4 <= bytes.count else { throw Usage(description: "truncated pack") }
+        return Int(bytes[at]) | Int(bytes[at + 1]) << 8 | Int(bytes[at + 2]) << 16 | Int(bytes[at + 3]) << 24
+    }
+    let count = try u32(8)
+    var documents: [[UInt8]] = []
+    var offset = 12
+    for _ in 0..<count {
+        let length = try u32(offset)
+        guard offset + 4 + length <= bytes.count else { throw Usage(description: "truncated pack") }
+        documents.append(Array(bytes[(offset + 4)..<(offset + 4 + length)]))
+        offset += 4 + length
+    }
+    return documents
+}
+
+func now() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}
+
+/// One iteration's work: returns the bytes it produced (encode) and keeps what
+/// it decoded alive in `sink` until the caller drops it after the clock stops.
+typealias Iteration = (_ sink: inout [Any]) throws -> Int
+
+func iteration(op: String, format: String, documents: [[UInt8]]) throws -> Iteration {
+    let xml = format == "xml"
+    guard xml || format == "binary" else { throw Usage(description: "FORMAT is binary or xml") }
+    func plists() throws -> [PropertyListValue] {
+        try documents.map { xml ? try XMLPropertyListReader().read($0) : try BinaryPropertyListReader().read($0) }
+    }
+    switch op {
+    case "decode":
+        return { sink in
+            for document in documents {
+                sink.append(xml ? try XMLPropertyListReader().read(document) : try BinaryPropertyListReader().read(document))
+            }
+            return 0
+        }
+    case "encode":
+        let values = try plists()
+        return { sink in
+            var total = 0
+            for value in values {
+                let bytes = xml ? try XMLPropertyListWriter().writeBytes(value) : try BinaryPropertyListWriter().writeBytes(value)
+                total += bytes.count
+                sink.append(bytes)
+            }
+            return total
+        }
+    case "keyed-decode":
+        let data = documents.map { Data($0) }
+        return { sink in
+            for document in data { sink.append(try KeyedArchiveReader().read(document)) }
+            return 0
+        }
+    case "keyed-encode":
+        let values = try documents.map { try KeyedArchiveReader().read(Data($0)) }
+        return { sink in
+            var total = 0
+            for value in values {
+                let bytes = try KeyedArchiveWriter().write(value, format: xml ? .xml : .binary)
+                total += bytes.count
+                sink.append(bytes)
+            }
+            return total
+        }
+    default:
+        throw Usage(description: "OP is decode, encode, keyed-decode or keyed-encode")
+    }
+}
+
+func main() throws {
+    let arguments = CommandLine.arguments
+    guard arguments.count == 5, let iterations = Int(arguments[4]), iterations > 0 else {
+        throw Usage(description: "usage: plistkit-bench decode|encode|keyed-decode|keyed-encode binary|xml FILE ITERS")
+    }
+    let (op, format, file) = (arguments[1], arguments[2], arguments[3])
+    let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))
+    let work = try iteration(op: op, format: format, documents: try documents(of: bytes))
+    var warmUp: [Any] = []
+    let outBytes = try work(&warmUp)
+    warmUp = []
+    var times: [Double] = []
+    for _ in 0..<iterations {
+        var sink: [Any] = []
+        sink.reserveCapacity(16)
+        let start = now()
+        _ = try work(&sink)
+        times.append(now() - start)
+        withExtendedLifetime(sink) {}
+    }
+    times.sort()
+    let median = times.count % 2 == 1 ? times[times.count / 2] : (times[times.count / 2 - 1] + times[times.count / 2]) / 2
+    let name = file.split(separator: "/").last.map(String.init) ?? file
+    print(#"{"peer":"activitycodec","op":"\#(op)","format":"\#(format)","file":"\#(name)","iters":\#(iterations),"bytes":\#(bytes.count),"median_s":\#(median),"min_s":\#(times.first!),"max_s":\#(times.last!),"out_bytes":\#(outBytes)}"#)
+}
+
+do {
+    try main()
+} catch {
+    let message = Array("plistkit-bench: \(error)\n".utf8)
+    _ = message.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+    exit(1)
+}
