@@ -66,6 +66,21 @@ public struct BinaryPropertyListReader: Sendable {
 
 /// Constants of the `bplist00` layout (Specs/binary-plist.md, "Layout").
 internal enum BinaryFormat {
+    /// True when every byte is below 0x80 (eight bytes at a time).
+    static func isASCII(_ region: UnsafeRawBufferPointer) -> Bool {
+        var i = 0
+        let count = region.count
+        while i + 8 <= count {
+            if region.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
+            i += 8
+        }
+        while i < count {
+            if region[i] >= 0x80 { return false }
+            i += 1
+        }
+        return true
+    }
+
     static let magic: [UInt8] = Array("bplist".utf8)
     static let version: [UInt8] = Array("00".utf8)
     static let headerSize = 8

@@ -52,7 +52,7 @@ internal struct BinaryPropertyListFlattener {
     private let maxDepth: Int
     private var entries: [Entry] = []
     private var references: [Int] = []
-    private var uniqued: [PropertyListValue: Int] = [:]
+    private var uniqued = ScalarNumbers()
 
     init(maxDepth: Int) { self.maxDepth = maxDepth }
 
@@ -80,15 +80,15 @@ internal struct BinaryPropertyListFlattener {
             let count = dictionary.count
             entries.append(.dictionary(start: start, count: count))
             references.append(contentsOf: repeatElement(0, count: 2 * count))
-            let keys = dictionary.sortedKeys
-            for (position, key) in keys.enumerated() {
-                references[start + position] = unique(.string(key))
+            let sorted = dictionary.sortedEntries
+            for (position, entry) in sorted.enumerated() {
+                references[start + position] = unique(.string(entry.key))
             }
-            for (position, key) in keys.enumerated() {
+            for (position, entry) in sorted.enumerated() {
                 do {
-                    references[start + count + position] = try flatten(dictionary[key]!, depth: depth + 1)
+                    references[start + count + position] = try flatten(entry.value, depth: depth + 1)
                 } catch {
-                    throw error.inside(.key(key))
+                    throw error.inside(.key(entry.key))
                 }
             }
             return number
@@ -112,10 +112,9 @@ internal struct BinaryPropertyListFlattener {
 
     /// Returns the object number of an equal scalar already seen, or a new one.
     private mutating func unique(_ scalar: PropertyListValue) -> Int {
-        if let number = uniqued[scalar] { return number }
-        let number = entries.count
-        entries.append(.scalar(scalar))
-        uniqued[scalar] = number
+        let next = entries.count
+        let number = uniqued.number(for: scalar, next: next)
+        if number == next { entries.append(.scalar(scalar)) }
         return number
     }
 
@@ -207,11 +206,14 @@ internal struct BinaryPropertyListFlattener {
 
     /// ASCII strings as 0x5n bytes; any other as 0x6n UTF-16BE units.
     private static func appendString(_ string: String, to out: inout [UInt8]) {
-        let utf8 = string.utf8
-        if utf8.allSatisfy({ $0 < 0x80 }) {
+        var string = string
+        let ascii = string.withUTF8 { utf8 -> Bool in
+            guard BinaryFormat.isASCII(UnsafeRawBufferPointer(utf8)) else { return false }
             appendHeader(BinaryFormat.Marker.asciiString, count: utf8.count, to: &out)
             out.append(contentsOf: utf8)
-        } else {
+            return true
+        }
+        if !ascii {
             let utf16 = string.utf16
             appendHeader(BinaryFormat.Marker.utf16String, count: utf16.count, to: &out)
             for unit in utf16 {
@@ -248,5 +250,54 @@ internal struct BinaryPropertyListFlattener {
         case 0x1_0000...0xFFFF_FFFF: return 4
         default: return 8
         }
+    }
+}
+
+/// Object numbers of the scalars written so far, one table per type, so that
+/// equal scalars (exactly equal: strings by scalars, reals and dates by bits)
+/// are written once.
+private struct ScalarNumbers {
+    private struct ExactStringKey: Hashable {
+        let string: String
+        static func == (lhs: Self, rhs: Self) -> Bool { ExactString.equal(lhs.string, rhs.string) }
+        func hash(into hasher: inout Hasher) { ExactString.hash(string, into: &hasher) }
+    }
+    private var strings: [ExactStringKey: Int] = [:]
+    private var integers: [PropertyListInteger: Int] = [:]
+    private var reals: [UInt64: Int] = [:]
+    private var dates: [UInt64: Int] = [:]
+    private var datas: [Data: Int] = [:]
+    private var uids: [UInt32: Int] = [:]
+    private var booleans: [Int?] = [nil, nil]
+    private var null: Int?
+
+    /// The number of an equal scalar already numbered, else `next` (now taken).
+    mutating func number(for scalar: PropertyListValue, next: Int) -> Int {
+        switch scalar {
+        case .string(let string):
+            return Self.lookUp(&strings, ExactStringKey(string: string), next)
+        case .integer(let integer): return Self.lookUp(&integers, integer, next)
+        case .real(let real): return Self.lookUp(&reals, real.bitPattern, next)
+        case .date(let date): return Self.lookUp(&dates, date.timeIntervalSinceReferenceDate.bitPattern, next)
+        case .data(let data): return Self.lookUp(&datas, data, next)
+        case .uid(let uid): return Self.lookUp(&uids, uid, next)
+        case .bool(let flag):
+            if let number = booleans[flag ? 1 : 0] { return number }
+            booleans[flag ? 1 : 0] = next
+            return next
+        case .null:
+            if let null { return null }
+            null = next
+            return next
+        case .array, .dictionary:
+            preconditionFailure("containers are not scalars")
+        }
+    }
+
+    private static func lookUp<Key: Hashable>(_ table: inout [Key: Int], _ key: Key, _ next: Int) -> Int {
+        // One hash: the defaulted subscript's modify accessor inserts `next`
+        // unless an equal key holds a number already.
+        func read(_ slot: inout Int) -> Int { slot }
+        return read(&table[key, default: next])
     }
 }

@@ -60,6 +60,14 @@ public struct StringKeyedDictionary<Value: Hashable & Sendable>: Sendable {
         storage.keys.sorted(by: utf16Precedes)
     }
 
+    /// The entries in writer order (keys ascending by UTF-16 code units),
+    /// without looking any key up again.
+    package var sortedEntries: [(key: String, value: Value)] {
+        let keys = storage.keys.elements
+        let values = storage.values.elements
+        return keys.indices.sorted { utf16Precedes(keys[$0], keys[$1]) }.map { (keys[$0], values[$0]) }
+    }
+
     /// Returns a dictionary with the same keys and transformed values.
     public func mapValues<T>(_ transform: (Value) throws -> T) rethrows -> StringKeyedDictionary<T> {
         var result = StringKeyedDictionary<T>(minimumCapacity: count)
@@ -70,6 +78,27 @@ public struct StringKeyedDictionary<Value: Hashable & Sendable>: Sendable {
 
 /// Orders strings by UTF-16 code units, CoreFoundation's literal order.
 public func utf16Precedes(_ a: String, _ b: String) -> Bool {
+    // UTF-8 bytes order strings as code points do, and code point order is
+    // UTF-16 order except between U+E000…U+FFFF (lead bytes EE, EF) and
+    // supplementary characters (F0…F4, surrogates in UTF-16): compare bytes up to
+    // the first difference, and only that pair of characters decides the case.
+    var (a, b) = (a, b)
+    let byBytes: Bool? = a.withUTF8 { x in
+        b.withUTF8 { y in
+            let common = min(x.count, y.count)
+            var i = 0
+            while i < common && x[i] == y[i] { i += 1 }
+            if i == common { return x.count < y.count }
+            let (p, q) = (x[i], y[i])
+            // A difference inside a character (continuation bytes) or between two
+            // characters of the same UTF-16 class keeps byte order.
+            let pHigh = p >= 0xEE && p <= 0xEF, qHigh = q >= 0xEE && q <= 0xEF
+            let pSupplementary = p >= 0xF0, qSupplementary = q >= 0xF0
+            if (pHigh && qSupplementary) || (pSupplementary && qHigh) { return nil }
+            return p < q
+        }
+    }
+    if let byBytes { return byBytes }
     var left = a.utf16.makeIterator()
     var right = b.utf16.makeIterator()
     while true {

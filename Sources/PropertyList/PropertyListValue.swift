@@ -130,9 +130,9 @@ extension PropertyListValue: Hashable {
 /// equivalence: a codec must not conflate two spellings a peer keeps apart.
 package enum ExactString {
     package static func equal(_ a: String, _ b: String) -> Bool {
-        // Equal scalars imply canonical equivalence, so the fast `==` can rule out most pairs.
-        guard a == b else { return false }
-        return a.utf8.elementsEqual(b.utf8)
+        // Equal scalars are equal UTF-8 bytes.
+        var (a, b) = (a, b)
+        return a.withUTF8 { x in b.withUTF8 { y in x.count == y.count && x.elementsEqual(y) } }
     }
 
     package static func hash(_ s: String, into hasher: inout Hasher) {
