@@ -169,13 +169,16 @@ struct PropertyListRoundTrip {
 }
 
 /// What a text round trip keeps of a value: every NaN as the one NaN that `nan`
-/// reads as (XML and typed JSON); in XML, dates to the whole second below.
+/// reads as (XML and typed JSON); in XML, dates to the whole second below, and
+/// the date -0.0 as 0.0 (found by fuzzing: `binary-decode-negative-zero-date-in-xml`).
 enum XMLImage {
     static func of(_ value: PropertyListValue, keepingDates: Bool = false) -> PropertyListValue {
         switch value {
         case .real(let real) where real.isNaN: return .real(.nan)
-        case .date(let date) where !keepingDates:
-            return .date(Date(timeIntervalSinceReferenceDate: date.timeIntervalSinceReferenceDate.rounded(.down)))
+        case .date(let date):
+            // Both text forms spell the instant −0.0 as 2001-01-01T00:00:00Z.
+            let seconds = date.timeIntervalSinceReferenceDate
+            return .date(Date(timeIntervalSinceReferenceDate: (keepingDates ? seconds : seconds.rounded(.down)) + 0.0))
         case .array(let array): return .array(array.map { of($0, keepingDates: keepingDates) })
         case .dictionary(let dictionary): return .dictionary(dictionary.mapValues { of($0, keepingDates: keepingDates) })
         default: return value
@@ -210,7 +213,7 @@ struct UserInfoRoundTrip {
         let json = TypedJSONWriter().write(value)
         do {
             let fromJSON = try TypedJSONReader().readUserInfo(json)
-            try expect(UserInfoXMLImage.nan(fromJSON) == UserInfoXMLImage.nan(value), "typed JSON round trip changed the value")
+            try expect(UserInfoXMLImage.typedJSON(fromJSON) == UserInfoXMLImage.typedJSON(value), "typed JSON round trip changed the value")
         } catch let finding as FuzzFinding {
             throw finding
         } catch {
@@ -226,19 +229,21 @@ struct UserInfoRoundTrip {
 /// The userInfo counterpart of ``XMLImage``: plain XML drops date fractions;
 /// every XML real spells NaN one way.
 enum UserInfoXMLImage {
-    static func of(_ value: UserInfoValue) -> UserInfoValue {
-        map(value, dates: true)
-    }
+    enum Dates { case keep, unsigned, wholeSeconds }
 
-    static func nan(_ value: UserInfoValue) -> UserInfoValue {
-        map(value, dates: false)
-    }
+    /// Plain-profile XML: dates to the second below.
+    static func of(_ value: UserInfoValue) -> UserInfoValue { map(value, dates: .wholeSeconds) }
+    /// Keyed archives in XML: NaN canonical, dates exact (NS.time is a real).
+    static func nan(_ value: UserInfoValue) -> UserInfoValue { map(value, dates: .keep) }
+    /// Typed JSON: NaN canonical, the date −0.0 as 0.0.
+    static func typedJSON(_ value: UserInfoValue) -> UserInfoValue { map(value, dates: .unsigned) }
 
-    private static func map(_ value: UserInfoValue, dates: Bool) -> UserInfoValue {
+    private static func map(_ value: UserInfoValue, dates: Dates) -> UserInfoValue {
         switch value {
         case .number(.real(let real)) where real.isNaN: return .number(.real(.nan))
-        case .date(let date) where dates:
-            return .date(Date(timeIntervalSinceReferenceDate: date.timeIntervalSinceReferenceDate.rounded(.down)))
+        case .date(let date) where dates != .keep:
+            let seconds = date.timeIntervalSinceReferenceDate
+            return .date(Date(timeIntervalSinceReferenceDate: (dates == .wholeSeconds ? seconds.rounded(.down) : seconds) + 0.0))
         case .array(let array): return .array(array.map { map($0, dates: dates) })
         case .dictionary(let dictionary): return .dictionary(dictionary.mapValues { map($0, dates: dates) })
         default: return value
