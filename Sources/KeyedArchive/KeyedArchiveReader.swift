@@ -115,7 +115,7 @@ struct ArchiveDecoder {
     mutating func decodeRoot() throws(UserInfoError) -> UserInfoValue {
         var root: Resolved?
         do throws(UserInfoError) {
-            switch try step(rootReference, expecting: .any, depthAbove: 0, field: "$top.root", owner: nil) {
+            switch try step(rootReference, expecting: .any, depthAbove: 0, field: .named("$top.root"), owner: nil) {
             case .value(let resolved): root = resolved
             case .pushed: break
             }
@@ -181,12 +181,12 @@ struct ArchiveDecoder {
             }
         }
 
-        /// The field being read, for error messages.
-        var field: String {
+        /// The field being read, for error messages (formatted only when one is thrown).
+        var field: FieldName {
             switch kind {
-            case .array, .set: return "NS.objects[\(position)]"
-            case .dictionary: return position < keyCount ? "NS.keys[\(position)]" : "NS.objects[\(position - keyCount)]"
-            case .url: return position == 0 ? Field.base : Field.relative
+            case .array, .set: return .objects(position)
+            case .dictionary: return position < keyCount ? .keys(position) : .objects(position - keyCount)
+            case .url: return .named(position == 0 ? Field.base : Field.relative)
             }
         }
 
@@ -201,20 +201,39 @@ struct ArchiveDecoder {
 
     private var stack: [Frame] = []
 
+    /// A field of an archived object, named in error messages.
+    private enum FieldName: CustomStringConvertible {
+        case named(String)
+        case keys(Int)
+        case objects(Int)
+
+        var isKey: Bool { if case .keys = self { return true }; return false }
+
+        var description: String {
+            switch self {
+            case .named(let name): return name
+            case .keys(let position): return "NS.keys[\(position)]"
+            case .objects(let position): return "NS.objects[\(position)]"
+            }
+        }
+    }
+
     /// Decodes the next member of the innermost container, or finishes it.
     /// Returns the outermost container's value when it finishes, else nil.
     private mutating func advance() throws(UserInfoError) -> Resolved? {
-        var frame = stack.removeLast()
-        if frame.position < frame.references.count {
-            let reference = frame.references[frame.position]
-            let (expectation, field) = (frame.expectation, frame.field)
-            stack.append(frame)
-            switch try step(reference, expecting: expectation, depthAbove: frame.depth, field: field, owner: frame.index) {
+        let last = stack.count - 1
+        if stack[last].position < stack[last].references.count {
+            // Read in place: copying a frame copies its arrays' references.
+            let reference = stack[last].references[stack[last].position]
+            let (expectation, field) = (stack[last].expectation, stack[last].field)
+            let (depth, owner) = (stack[last].depth, stack[last].index)
+            switch try step(reference, expecting: expectation, depthAbove: depth, field: field, owner: owner) {
             case .value(let resolved): try deliver(resolved)
             case .pushed: break
             }
             return nil
         }
+        var frame = stack.removeLast()
         let finished = try finish(&frame)
         slots[frame.index] = .done(finished.value, nodes: finished.nodes, height: finished.height)
         if stack.isEmpty { return finished }
@@ -224,8 +243,13 @@ struct ArchiveDecoder {
 
     /// Hands a decoded member to the innermost container.
     private mutating func deliver(_ member: Resolved) throws(UserInfoError) {
-        var frame = stack.removeLast()
-        defer { stack.append(frame) }
+        try Self.deliver(member, into: &stack[stack.count - 1], limits: limits)
+    }
+
+    private static func deliver(_ member: Resolved, into frame: inout Frame, limits: PropertyListLimits) throws(UserInfoError) {
+        func add(_ total: Int, _ more: Int, _ index: Int) throws(UserInfoError) -> Int {
+            try Self.add(total, more, index, limits: limits)
+        }
         let field = frame.field
         switch frame.kind {
         case .array, .set:
@@ -245,14 +269,15 @@ struct ArchiveDecoder {
                 guard case .string(let key)? = member.value else {
                     throw UserInfoError(.nilMember, "dictionary key \(frame.position) is nil", objectIndex: frame.index)
                 }
-                // duplicateKey (canonically equivalent spellings included)
-                if frame.keys.contains(key) {
-                    throw UserInfoError(.duplicateKey, "key \"\(key)\" appears more than once", objectIndex: frame.index)
-                }
                 frame.keys.append(key)
             } else {
                 guard let value = member.value else { throw UserInfoError(.nilMember, "\(field) is nil", objectIndex: frame.index) }
-                frame.dictionary.insertNew(value, forKey: frame.keys[frame.position - frame.keyCount])
+                let key = frame.keys[frame.position - frame.keyCount]
+                // duplicateKey (canonically equivalent spellings included), found
+                // as the value is stored: one hash per key.
+                guard frame.dictionary.insertNew(value, forKey: key) else {
+                    throw UserInfoError(.duplicateKey, "key \"\(key)\" appears more than once", objectIndex: frame.index)
+                }
                 frame.nodes = try add(frame.nodes, 1 &+ member.nodes, frame.index)
             }
         case .url:
@@ -299,7 +324,7 @@ struct ArchiveDecoder {
     /// container at depth `depthAbove`: returns scalars and shared objects at once,
     /// and pushes a frame for a container not yet decoded.
     private mutating func step(_ reference: PropertyListValue, expecting expectation: Expectation, depthAbove: Int,
-                               field: String, owner: Int?) throws(UserInfoError) -> Step {
+                               field: FieldName, owner: Int?) throws(UserInfoError) -> Step {
         guard case .uid(let raw) = reference else {
             throw UserInfoError(.wrongFieldType, "\(field) holds a \(reference.typeName), not a UID", objectIndex: owner)
         }
@@ -367,12 +392,12 @@ struct ArchiveDecoder {
     }
 
     /// The expected type is checked at every reference, also for shared objects.
-    private func check(_ value: UserInfoValue?, _ expectation: Expectation, _ field: String, _ index: Int) throws(UserInfoError) {
+    private func check(_ value: UserInfoValue?, _ expectation: Expectation, _ field: FieldName, _ index: Int) throws(UserInfoError) {
         guard let value else { return }
         switch (expectation, value) {
         case (.any, _), (.string, .string), (.url, .url): return
         default:
-            throw UserInfoError(expectation == .string && field.hasPrefix("NS.keys") ? .nonStringKey : .wrongFieldType,
+            throw UserInfoError(expectation == .string && field.isKey ? .nonStringKey : .wrongFieldType,
                                 "\(field) refers to a \(value.typeName), not \(expectation.name)", objectIndex: index)
         }
     }
@@ -530,6 +555,10 @@ struct ArchiveDecoder {
     }
 
     private func add(_ total: Int, _ more: Int, _ index: Int) throws(UserInfoError) -> Int {
+        try Self.add(total, more, index, limits: limits)
+    }
+
+    private static func add(_ total: Int, _ more: Int, _ index: Int, limits: PropertyListLimits) throws(UserInfoError) -> Int {
         // expansionLimitExceeded: shared references may not describe more values than the limit.
         let (sum, overflow) = total.addingReportingOverflow(more)
         guard !overflow, sum <= limits.maxMaterializedNodes else {

@@ -1,4 +1,8 @@
-internal import OrderedCollections
+// Public so that the hot members below can be @inlinable: specialised in each
+// client module for its value type, instead of running as unspecialised
+// generic code (measured: 8% of keyed-archive decoding went to runtime
+// generic metadata lookups before).
+public import OrderedCollections
 
 /// The entries of a property-list dictionary.
 public typealias PropertyListDictionary = StringKeyedDictionary<PropertyListValue>
@@ -13,13 +17,13 @@ public typealias PropertyListDictionary = StringKeyedDictionary<PropertyListValu
 /// exactly equal entries (keys compared scalar by scalar), in any order.
 /// See `Specs/value-model.md`.
 public struct StringKeyedDictionary<Value: Hashable & Sendable>: Sendable {
-    internal var storage: OrderedDictionary<String, Value>
+    @usableFromInline internal var storage: OrderedDictionary<String, Value>
 
     /// Creates an empty dictionary.
-    public init() { storage = [:] }
+    @inlinable public init() { storage = [:] }
 
     /// Creates an empty dictionary with room for `capacity` entries.
-    public init(minimumCapacity capacity: Int) {
+    @inlinable public init(minimumCapacity capacity: Int) {
         storage = OrderedDictionary(minimumCapacity: capacity)
     }
 
@@ -29,16 +33,16 @@ public struct StringKeyedDictionary<Value: Hashable & Sendable>: Sendable {
     }
 
     /// The number of entries.
-    public var count: Int { storage.count }
+    @inlinable public var count: Int { storage.count }
     /// True when there are no entries.
-    public var isEmpty: Bool { storage.isEmpty }
+    @inlinable public var isEmpty: Bool { storage.isEmpty }
     /// The keys in insertion order.
     public var keys: [String] { Array(storage.keys) }
     /// The values in insertion order.
     public var values: [Value] { Array(storage.values) }
 
     /// The value stored under `key`; assigning nil removes the entry.
-    public subscript(key: String) -> Value? {
+    @inlinable public subscript(key: String) -> Value? {
         get { storage[key] }
         set { storage[key] = newValue }
     }
@@ -46,7 +50,7 @@ public struct StringKeyedDictionary<Value: Hashable & Sendable>: Sendable {
     /// Adds an entry unless the key is already present (under Swift's
     /// `String` equality). Returns false, changing nothing, for a repeated key.
     @discardableResult
-    public mutating func insertNew(_ value: Value, forKey key: String) -> Bool {
+    @inlinable public mutating func insertNew(_ value: Value, forKey key: String) -> Bool {
         // One hash lookup in the common case; a repeated key (rare: readers then
         // throw) puts the first value back.
         guard let previous = storage.updateValue(value, forKey: key) else { return true }
@@ -69,7 +73,7 @@ public struct StringKeyedDictionary<Value: Hashable & Sendable>: Sendable {
     }
 
     /// Returns a dictionary with the same keys and transformed values.
-    public func mapValues<T>(_ transform: (Value) throws -> T) rethrows -> StringKeyedDictionary<T> {
+    @inlinable public func mapValues<T>(_ transform: (Value) throws -> T) rethrows -> StringKeyedDictionary<T> {
         var result = StringKeyedDictionary<T>(minimumCapacity: count)
         for (key, value) in storage { result.storage[key] = try transform(value) }
         return result
@@ -113,9 +117,9 @@ public func utf16Precedes(_ a: String, _ b: String) -> Bool {
 extension StringKeyedDictionary: RandomAccessCollection {
     public typealias Element = (key: String, value: Value)
     public typealias Index = Int
-    public var startIndex: Int { 0 }
-    public var endIndex: Int { storage.count }
-    public subscript(position: Int) -> Element { storage.elements[position] }
+    @inlinable public var startIndex: Int { 0 }
+    @inlinable public var endIndex: Int { storage.count }
+    @inlinable public subscript(position: Int) -> Element { storage.elements[position] }
 }
 
 extension StringKeyedDictionary: Hashable {
