@@ -120,13 +120,19 @@ internal struct BinaryPropertyListDecoder {
     /// Where the offset table starts; also the end of the object area.
     private let tableOffset: Int
 
-    /// What is known about each object, by index.
-    private enum Slot {
-        case unvisited
-        case inProgress
-        case done(PropertyListValue, nodes: Int, height: Int)
+    /// What is known about each object, by index, kept apart from the values
+    /// so that checking a state never copies a value.
+    private struct Shape {
+        enum State: UInt8 { case unvisited, inProgress, done }
+        var state = State.unvisited
+        /// Container height (0 for scalars), once done.
+        var height = 0
+        /// Tree nodes the object stands for, once done.
+        var nodes = 0
     }
-    private var slots: [Slot]
+    private var shapes: [Shape]
+    /// Each object's value, once its shape is done (`.null` before).
+    private var values: [PropertyListValue]
     private var decodedCount = 0
 
     /// Parses and checks the header, trailer and offset table (Specs: "Trailer").
@@ -207,7 +213,8 @@ internal struct BinaryPropertyListDecoder {
         self.topObject = Int(rawTop)
         self.tableOffset = Int(rawTable)
         // The table check above bounds objectCount by the file size.
-        self.slots = Array(repeating: .unvisited, count: objectCount)
+        self.shapes = Array(repeating: Shape(), count: objectCount)
+        self.values = Array(repeating: .null, count: objectCount)
     }
 
     /// Decodes the top object and checks that every object was used.
@@ -223,7 +230,7 @@ internal struct BinaryPropertyListDecoder {
         // is decoded and checked like any other, so every byte is still a valid object.
         if decodedCount < objectCount {
             for index in 0..<objectCount {
-                if case .unvisited = slots[index] { _ = try decodeObject(index, depth: 0) }
+                if shapes[index].state == .unvisited { _ = try decodeObject(index, depth: 0) }
             }
         }
         return value
@@ -234,19 +241,20 @@ internal struct BinaryPropertyListDecoder {
     /// Decodes object `index` found at container depth `depth` (0 for the top object).
     /// Returns the value, the number of tree nodes it stands for, and its container height.
     private mutating func decodeObject(_ index: Int, depth: Int) throws(PropertyListError) -> (PropertyListValue, nodes: Int, height: Int) {
-        switch slots[index] {
-        case .done(let value, let nodes, let height):
+        switch shapes[index].state {
+        case .done:
+            let shape = shapes[index]
             // depthLimitExceeded: a shared container reused deeper than where it was first decoded.
-            guard depth + height <= limits.maxDepth else {
+            guard depth + shape.height <= limits.maxDepth else {
                 throw PropertyListError(.depthLimitExceeded, "containers nest deeper than \(limits.maxDepth)", at: .byteOffset((try? objectOffset(index)) ?? 0))
             }
-            return (value, nodes, height)
+            return (values[index], shape.nodes, shape.height)
         case .inProgress:
             throw PropertyListError(.cyclicReference, "object \(index) contains itself", at: .byteOffset((try? objectOffset(index)) ?? 0))
         case .unvisited:
             break
         }
-        slots[index] = .inProgress
+        shapes[index].state = .inProgress
         let start = try objectOffset(index)
         let marker = bytes[start]
         let result: (PropertyListValue, nodes: Int, height: Int)
@@ -268,7 +276,8 @@ internal struct BinaryPropertyListDecoder {
                 ? "\(nextStart - end) bytes after object \(index) belong to no object"
                 : "object \(index) overlaps the next object or is out of table order", at: .byteOffset(end))
         }
-        slots[index] = .done(result.0, nodes: result.nodes, height: result.height)
+        values[index] = result.0
+        shapes[index] = Shape(state: .done, height: result.height, nodes: result.nodes)
         decodedCount += 1
         return result
     }

@@ -34,8 +34,8 @@ enum LibXML2 {
 
 /// One node of the XML document, as the streaming reader reports it.
 enum XMLNode {
-    case startElement(name: String, attributes: [(name: String, value: String)], isEmpty: Bool)
-    case endElement(name: String)
+    case startElement(PlistElement, name: String, attributes: [(name: String, value: String)], isEmpty: Bool)
+    case endElement(PlistElement, name: String)
     case text(String)
     case whitespace(String)
     case cdata(String)
@@ -95,7 +95,9 @@ final class XMLStreamReader {
 
     /// The next node; nil at the end of the document. Throws nothing: a parse
     /// error ends the document and is left in ``error``.
-    func next() -> XMLNode? {
+    /// The next node. Whitespace text is only copied out when `keepWhitespace`
+    /// (inside a scalar); between elements its content does not matter.
+    func next(keepWhitespace: Bool) -> XMLNode? {
         let status = xmlTextReaderRead(reader)
         guard status == 1 else {
             if status < 0, error == nil { error = ("XML error", position.line, position.column) }
@@ -103,7 +105,7 @@ final class XMLStreamReader {
         }
         switch xmlTextReaderNodeType(reader) {
         case Int32(XML_READER_TYPE_ELEMENT.rawValue):
-            let name = string(xmlTextReaderConstName(reader))
+            let (element, name) = Self.element(xmlTextReaderConstName(reader))
             let isEmpty = xmlTextReaderIsEmptyElement(reader) == 1
             var attributes: [(String, String)] = []
             if xmlTextReaderHasAttributes(reader) == 1 {
@@ -112,13 +114,14 @@ final class XMLStreamReader {
                 }
                 xmlTextReaderMoveToElement(reader)
             }
-            return .startElement(name: name, attributes: attributes, isEmpty: isEmpty)
+            return .startElement(element, name: name, attributes: attributes, isEmpty: isEmpty)
         case Int32(XML_READER_TYPE_END_ELEMENT.rawValue):
-            return .endElement(name: string(xmlTextReaderConstName(reader)))
+            let (element, name) = Self.element(xmlTextReaderConstName(reader))
+            return .endElement(element, name: name)
         case Int32(XML_READER_TYPE_TEXT.rawValue):
             return .text(string(xmlTextReaderConstValue(reader)))
         case Int32(XML_READER_TYPE_WHITESPACE.rawValue), Int32(XML_READER_TYPE_SIGNIFICANT_WHITESPACE.rawValue):
-            return .whitespace(string(xmlTextReaderConstValue(reader)))
+            return .whitespace(keepWhitespace ? string(xmlTextReaderConstValue(reader)) : "")
         case Int32(XML_READER_TYPE_CDATA.rawValue):
             return .cdata(string(xmlTextReaderConstValue(reader)))
         case Int32(XML_READER_TYPE_COMMENT.rawValue):
@@ -137,6 +140,18 @@ final class XMLStreamReader {
         case let other:
             return .other(type: other)
         }
+    }
+
+    /// The plist element a name stands for, matched on its bytes, and the name
+    /// (a shared constant for the plist elements, so no string is built for them).
+    private static func element(_ pointer: UnsafePointer<xmlChar>?) -> (PlistElement, String) {
+        guard let pointer else { return (.unknown, "") }
+        for (element, name, bytes) in PlistElement.names {
+            var i = 0
+            while i < bytes.count, pointer[i] == bytes[i] { i += 1 }
+            if i == bytes.count, pointer[i] == 0 { return (element, name) }
+        }
+        return (.unknown, String(cString: pointer))
     }
 
     private func string(_ pointer: UnsafePointer<xmlChar>?) -> String {

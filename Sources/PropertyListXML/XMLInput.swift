@@ -313,13 +313,33 @@ enum ScalarText {
     /// An optional sign, then decimal digits (leading zeros are decimal, not octal)
     /// or `0x`/`0X` and hexadecimal digits; no whitespace.
     static func integer(_ text: String) -> PropertyListInteger? {
-        var rest = Substring(text)
+        let utf8 = text.utf8
+        var i = utf8.startIndex
         var negative = false
-        if rest.hasPrefix("-") || rest.hasPrefix("+") { negative = rest.hasPrefix("-"); rest = rest.dropFirst() }
-        var radix = 10
-        if rest.hasPrefix("0x") || rest.hasPrefix("0X") { radix = 16; rest = rest.dropFirst(2) }
-        guard !rest.isEmpty, rest.allSatisfy({ $0.isASCII && $0.isHexDigit && (radix == 16 || $0.isNumber) }),
-              let magnitude = UInt64(rest, radix: radix) else { return nil }
+        if i != utf8.endIndex, utf8[i] == UInt8(ascii: "-") || utf8[i] == UInt8(ascii: "+") {
+            negative = utf8[i] == UInt8(ascii: "-")
+            i = utf8.index(after: i)
+        }
+        var radix: UInt64 = 10
+        if utf8[i...].starts(with: [UInt8(ascii: "0"), UInt8(ascii: "x")]) || utf8[i...].starts(with: [UInt8(ascii: "0"), UInt8(ascii: "X")]) {
+            radix = 16
+            i = utf8.index(i, offsetBy: 2)
+        }
+        guard i != utf8.endIndex else { return nil }
+        var magnitude: UInt64 = 0
+        for byte in utf8[i...] {
+            let digit: UInt64
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt64(byte &- UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f") where radix == 16: digit = UInt64(byte &- UInt8(ascii: "a") &+ 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F") where radix == 16: digit = UInt64(byte &- UInt8(ascii: "A") &+ 10)
+            default: return nil
+            }
+            let (shifted, overflow) = magnitude.multipliedReportingOverflow(by: radix)
+            let (sum, carry) = shifted.addingReportingOverflow(digit)
+            guard !overflow, !carry else { return nil }
+            magnitude = sum
+        }
         if !negative { return PropertyListInteger(magnitude) }
         if magnitude <= UInt64(Int64.max) { return PropertyListInteger(-Int64(magnitude)) }
         return magnitude == UInt64(Int64.max) + 1 ? PropertyListInteger(Int64.min) : nil
@@ -328,32 +348,37 @@ enum ScalarText {
     /// A finite decimal number (optional sign, digits, fraction, exponent), or
     /// `nan`, `inf`, `infinity` with an optional sign, in any letter case.
     static func real(_ text: String) -> Double? {
-        let lower = text.lowercased()
-        switch lower {
-        case "nan", "+nan", "-nan": return .nan
-        case "inf", "+inf", "infinity", "+infinity": return .infinity
-        case "-inf", "-infinity": return -.infinity
-        default: break
+        let bytes = text.utf8
+        var i = bytes.startIndex
+        func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+        func digits() -> Int {
+            var count = 0
+            while i != bytes.endIndex, isDigit(bytes[i]) { i = bytes.index(after: i); count += 1 }
+            return count
         }
-        var rest = Substring(text)
-        if rest.hasPrefix("-") || rest.hasPrefix("+") { rest = rest.dropFirst() }
-        let whole = rest.prefix(while: { $0.isASCII && $0.isNumber })
-        rest = rest.dropFirst(whole.count)
-        var fraction = Substring()
-        if rest.hasPrefix(".") {
-            rest = rest.dropFirst()
-            fraction = rest.prefix(while: { $0.isASCII && $0.isNumber })
-            rest = rest.dropFirst(fraction.count)
+        func skip(_ characters: String) -> Bool {
+            guard i != bytes.endIndex, characters.utf8.contains(bytes[i]) else { return false }
+            i = bytes.index(after: i)
+            return true
         }
-        guard !whole.isEmpty || !fraction.isEmpty else { return nil }
-        if rest.hasPrefix("e") || rest.hasPrefix("E") {
-            rest = rest.dropFirst()
-            if rest.hasPrefix("-") || rest.hasPrefix("+") { rest = rest.dropFirst() }
-            let exponent = rest.prefix(while: { $0.isASCII && $0.isNumber })
-            guard !exponent.isEmpty else { return nil }
-            rest = rest.dropFirst(exponent.count)
+        _ = skip("+-")
+        if i != bytes.endIndex, !isDigit(bytes[i]), bytes[i] != UInt8(ascii: ".") {
+            switch text.lowercased() {
+            case "nan", "+nan", "-nan": return .nan
+            case "inf", "+inf", "infinity", "+infinity": return .infinity
+            case "-inf", "-infinity": return -.infinity
+            default: return nil
+            }
         }
-        guard rest.isEmpty, let value = Double(text), value.isFinite else { return nil }
+        let whole = digits()
+        var fraction = 0
+        if skip(".") { fraction = digits() }
+        guard whole > 0 || fraction > 0 else { return nil }
+        if skip("eE") {
+            _ = skip("+-")
+            guard digits() > 0 else { return nil }
+        }
+        guard i == bytes.endIndex, let value = Double(text), value.isFinite else { return nil }
         return value
     }
 

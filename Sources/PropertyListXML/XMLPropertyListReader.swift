@@ -38,7 +38,7 @@ public struct XMLPropertyListReader: Sendable {
             throw PropertyListError(.malformedXML, "libxml2 could not start reading", at: .lineColumn(line: 1, column: 1))
         }
         var grammar = PlistGrammar(limits: limits)
-        while let node = stream.next() {
+        while let node = stream.next(keepWhitespace: grammar.isInScalar) {
             do {
                 try grammar.accept(node)
             } catch {
@@ -67,6 +67,33 @@ public struct XMLPropertyListReader: Sendable {
     /// True when `prefix` looks like an XML document (after a BOM and whitespace, `<`).
     public static func looksLikeXML(_ prefix: some Collection<UInt8>) -> Bool {
         PropertyListFormat.detect(prefix) == .xml
+    }
+}
+
+/// The elements of the plist grammar, told apart once per node by their bytes.
+enum PlistElement: Equatable {
+    case plist, dict, array
+    case scalar(PlistGrammar.ScalarKind)
+    case unknown
+
+    /// Each element, its name, and the name's bytes, most frequent first.
+    static let names: [(PlistElement, String, [UInt8])] = {
+        let pairs: [(PlistElement, String)] = [
+            (.scalar(.key), "key"), (.scalar(.string), "string"), (.scalar(.integer), "integer"), (.dict, "dict"),
+            (.scalar(.real), "real"), (.scalar(.trueValue), "true"), (.scalar(.falseValue), "false"), (.array, "array"),
+            (.scalar(.date), "date"), (.scalar(.data), "data"), (.plist, "plist"),
+        ]
+        return pairs.map { ($0.0, $0.1, Array($0.1.utf8)) }
+    }()
+
+    var isContainer: Bool { self == .dict || self == .array }
+    /// A value element: a container or a scalar other than `key`.
+    var isValue: Bool {
+        switch self {
+        case .dict, .array: return true
+        case .scalar(let kind): return kind != .key
+        default: return false
+        }
     }
 }
 
@@ -118,12 +145,18 @@ struct PlistGrammar {
         return path
     }
 
+    /// True while a key or scalar is open (its text, whitespace included, matters).
+    var isInScalar: Bool {
+        if case .scalar = stack.last! { return true }
+        return false
+    }
+
     mutating func accept(_ node: XMLNode) throws(PropertyListError) {
         switch node {
-        case .startElement(let name, let attributes, let isEmpty):
-            try start(name, attributes)
+        case .startElement(let element, let name, let attributes, let isEmpty):
+            try start(element, name, attributes)
             if isEmpty { try end(name) }
-        case .endElement(let name):
+        case .endElement(_, let name):
             try end(name)
         case .text(let text):
             try appendText(text, cdata: false)
@@ -151,16 +184,16 @@ struct PlistGrammar {
         }
     }
 
-    private mutating func start(_ name: String, _ attributes: [(name: String, value: String)]) throws(PropertyListError) {
+    private mutating func start(_ element: PlistElement, _ name: String, _ attributes: [(name: String, value: String)]) throws(PropertyListError) {
         switch stack.last! {
         case .document(let seenRoot):
             // unexpectedRoot: one root, <plist> with no attribute but version="1.0", or a
             // value element itself (CoreFoundation and plistlib read a bare value).
-            guard !seenRoot, name == "plist" || name == "dict" || name == "array" || (ScalarKind(rawValue: name).map { $0 != .key } ?? false) else {
+            guard !seenRoot, element == .plist || element.isValue else {
                 throw PropertyListError(.unexpectedRoot, "the root element is <\(name)>, not <plist> or a value")
             }
             stack[stack.count - 1] = .document(seenRoot: true)
-            if name == "plist" {
+            if element == .plist {
                 guard attributes.allSatisfy({ $0.name == "version" && $0.value == "1.0" }) else {
                     throw PropertyListError(.unexpectedRoot, "<plist> takes no attribute but version=\"1.0\"")
                 }
@@ -175,49 +208,51 @@ struct PlistGrammar {
             // plistValueCount: exactly one value.
             guard !hasValue else { throw PropertyListError(.plistValueCount, "<plist> holds more than one value") }
         case .dictionary(let pendingKey):
-            if name == "key" {
+            if element == .scalar(.key) {
                 guard pendingKey == nil else {
                     throw PropertyListError(.missingValue, "key \"\(pendingKey!)\" has no value before the next <key>")
                 }
-            } else if pendingKey == nil, ScalarKind(rawValue: name) != nil || name == "dict" || name == "array" {
+            } else if pendingKey == nil, element.isValue {
                 throw PropertyListError(.misplacedElement, "<\(name)> in a dictionary without a <key> before it")
             }
         case .array:
             break
         }
         // unknownElement
-        guard name == "dict" || name == "array" || ScalarKind(rawValue: name) != nil else {
+        guard element.isContainer || element.isValue || element == .scalar(.key) else {
             throw PropertyListError(.unknownElement, "<\(name)> is not a property-list element")
         }
         // unexpectedAttribute: only <plist> has one.
         if let attribute = attributes.first {
             throw PropertyListError(.unexpectedAttribute, "<\(name)> has an attribute \(attribute.name)")
         }
-        switch name {
-        case "dict", "array":
+        switch element {
+        case .dict, .array:
             // depthLimitExceeded
             guard arrays.count + dictionaries.count < limits.maxDepth else {
                 throw PropertyListError(.depthLimitExceeded, "containers nest deeper than \(limits.maxDepth)")
             }
             try countObject()
-            if name == "dict" {
+            if element == .dict {
                 stack.append(.dictionary(pendingKey: nil))
                 dictionaries.append(PropertyListDictionary())
             } else {
                 stack.append(.array)
                 arrays.append([])
             }
-        case "key":
+        case .scalar(.key):
             guard case .dictionary = stack.last! else {
                 throw PropertyListError(.misplacedElement, "<key> outside a dictionary")
             }
             try countNode()
             stack.append(.scalar(.key))
             text = ""
-        default:
+        case .scalar(let kind):
             try countObject()
-            stack.append(.scalar(ScalarKind(rawValue: name)!))
+            stack.append(.scalar(kind))
             text = ""
+        case .plist, .unknown:
+            preconditionFailure("checked above")
         }
     }
 
@@ -235,7 +270,7 @@ struct PlistGrammar {
         default:
             if cdata { throw PropertyListError(.misplacedCDATA, "CDATA inside <\(kind.rawValue)>") }
         }
-        text += more
+        if text.isEmpty { text = more } else { text += more }
         // stringLimitExceeded / dataLimitExceeded (base64 text, loosely, before decoding)
         if kind == .data {
             let (allowance, overflow) = limits.maxDataBytes.addingReportingOverflow(limits.maxDataBytes / 2 + 3)
