@@ -84,7 +84,8 @@ enum Comparison {
         case .uid(let uid):
             return uidValue(theirs) == uid ? nil : "\(path): uid \(uid) vs \(type(of: theirs))"
         case .null:
-            return "\(path): null (never in a document both accept)"
+            // The binary null object (0x00): CoreFoundation reads it as kCFNull.
+            return theirs is NSNull ? nil : "\(path): null vs \(type(of: theirs))"
         }
     }
 
