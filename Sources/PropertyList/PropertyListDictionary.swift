@@ -69,7 +69,23 @@ public struct StringKeyedDictionary<Value: Hashable & Sendable>: Sendable {
     package var sortedEntries: [(key: String, value: Value)] {
         let keys = storage.keys.elements
         let values = storage.values.elements
-        return keys.indices.sorted { utf16Precedes(keys[$0], keys[$1]) }.map { (keys[$0], values[$0]) }
+        // The keys' UTF-8 bytes side by side, so that each comparison is a byte loop.
+        var bytes: [UInt8] = []
+        var spans: [Range<Int>] = []
+        spans.reserveCapacity(keys.count)
+        for var key in keys {
+            key.withUTF8 { utf8 in
+                spans.append(bytes.count..<(bytes.count + utf8.count))
+                bytes.append(contentsOf: utf8)
+            }
+        }
+        let order = bytes.withUnsafeBufferPointer { all in
+            keys.indices.sorted { i, j in
+                UTF16Order.precedes(UnsafeBufferPointer(rebasing: all[spans[i]]), UnsafeBufferPointer(rebasing: all[spans[j]]))
+                    ?? utf16Precedes(keys[i], keys[j])
+            }
+        }
+        return order.map { (keys[$0], values[$0]) }
     }
 
     /// Returns a dictionary with the same keys and transformed values.
@@ -87,21 +103,7 @@ public func utf16Precedes(_ a: String, _ b: String) -> Bool {
     // supplementary characters (F0…F4, surrogates in UTF-16): compare bytes up to
     // the first difference, and only that pair of characters decides the case.
     var (a, b) = (a, b)
-    let byBytes: Bool? = a.withUTF8 { x in
-        b.withUTF8 { y in
-            let common = min(x.count, y.count)
-            var i = 0
-            while i < common && x[i] == y[i] { i += 1 }
-            if i == common { return x.count < y.count }
-            let (p, q) = (x[i], y[i])
-            // A difference inside a character (continuation bytes) or between two
-            // characters of the same UTF-16 class keeps byte order.
-            let pHigh = p >= 0xEE && p <= 0xEF, qHigh = q >= 0xEE && q <= 0xEF
-            let pSupplementary = p >= 0xF0, qSupplementary = q >= 0xF0
-            if (pHigh && qSupplementary) || (pSupplementary && qHigh) { return nil }
-            return p < q
-        }
-    }
+    let byBytes: Bool? = a.withUTF8 { x in b.withUTF8 { y in UTF16Order.precedes(x, y) } }
     if let byBytes { return byBytes }
     var left = a.utf16.makeIterator()
     var right = b.utf16.makeIterator()
@@ -152,5 +154,25 @@ extension StringKeyedDictionary: ExpressibleByDictionaryLiteral {
     /// Creates a dictionary from a literal; repeated keys trap.
     public init(dictionaryLiteral elements: (String, Value)...) {
         self.init(uniqueKeysWithValues: elements)
+    }
+}
+
+/// UTF-16 order decided on UTF-8 bytes where the two orders agree.
+enum UTF16Order {
+    /// Whether `x` precedes `y` in UTF-16 order, or nil when the first
+    /// difference sets a character of U+E000…U+FFFF against a supplementary one.
+    @inline(__always)
+    static func precedes(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> Bool? {
+        let common = min(x.count, y.count)
+        var i = 0
+        while i < common && x[i] == y[i] { i += 1 }
+        if i == common { return x.count < y.count }
+        let (p, q) = (x[i], y[i])
+        // A difference inside a character (continuation bytes) or between two
+        // characters of the same UTF-16 class keeps byte order.
+        let pHigh = p >= 0xEE && p <= 0xEF, qHigh = q >= 0xEE && q <= 0xEF
+        let pSupplementary = p >= 0xF0, qSupplementary = q >= 0xF0
+        if (pHigh && qSupplementary) || (pSupplementary && qHigh) { return nil }
+        return p < q
     }
 }

@@ -52,15 +52,19 @@ enum XMLLayout {
         tabs(indent, &out)
         switch value {
         case .string(let string):
-            out += Array("<string>".utf8)
+            out.append(contentsOf: "<string>".utf8)
             try escape(string, &out)
-            out += Array("</string>\n".utf8)
+            out.append(contentsOf: "</string>\n".utf8)
         case .integer(let integer):
-            out += Array("<integer>\(integer)</integer>\n".utf8)
+            out.append(contentsOf: "<integer>".utf8)
+            out.append(contentsOf: integer.description.utf8)
+            out.append(contentsOf: "</integer>\n".utf8)
         case .real(let real):
-            out += Array("<real>\(realText(real))</real>\n".utf8)
+            out.append(contentsOf: "<real>".utf8)
+            out.append(contentsOf: realText(real).utf8)
+            out.append(contentsOf: "</real>\n".utf8)
         case .bool(let flag):
-            out += Array((flag ? "<true/>\n" : "<false/>\n").utf8)
+            out.append(contentsOf: (flag ? "<true/>\n" : "<false/>\n").utf8)
         case .date(let date):
             let seconds = date.timeIntervalSinceReferenceDate
             // invalidDate: within PropertyListValue.dateRange (±10^15 seconds); fractions
@@ -68,46 +72,50 @@ enum XMLLayout {
             guard PropertyListValue.isValidDate(seconds) else {
                 throw PropertyListError(.invalidDate, "a date must lie within ±10^15 seconds of 2001")
             }
-            out += Array("<date>\(appleDate(CivilTime(secondsSinceReference: seconds)))</date>\n".utf8)
+            out.append(contentsOf: "<date>".utf8)
+            out.append(contentsOf: appleDate(CivilTime(secondsSinceReference: seconds)).utf8)
+            out.append(contentsOf: "</date>\n".utf8)
         case .data(let data):
             appendData(data, indent: indent, &out)
         case .uid(let uid):
-            out += Array("<dict>\n".utf8)
+            out.append(contentsOf: "<dict>\n".utf8)
             tabs(indent + 1, &out)
-            out += Array("<key>CF$UID</key>\n".utf8)
+            out.append(contentsOf: "<key>CF$UID</key>\n".utf8)
             tabs(indent + 1, &out)
-            out += Array("<integer>\(uid)</integer>\n".utf8)
+            out.append(contentsOf: "<integer>".utf8)
+            out.append(contentsOf: uid.description.utf8)
+            out.append(contentsOf: "</integer>\n".utf8)
             tabs(indent, &out)
-            out += Array("</dict>\n".utf8)
+            out.append(contentsOf: "</dict>\n".utf8)
         case .null:
             throw PropertyListError(.unrepresentableValue, "XML property lists cannot carry the null object")
         case .array(let elements):
             // depthLimitExceeded: never write what the reader would refuse.
             guard depth < maxDepth else { throw PropertyListError(.depthLimitExceeded, "containers nest deeper than \(maxDepth)") }
-            if elements.isEmpty { out += Array("<array/>\n".utf8); return }
-            out += Array("<array>\n".utf8)
+            if elements.isEmpty { out.append(contentsOf: "<array/>\n".utf8); return }
+            out.append(contentsOf: "<array>\n".utf8)
             for (position, element) in elements.enumerated() {
                 do { try append(element, indent: indent + 1, depth: depth + 1, maxDepth: maxDepth, to: &out) } catch { throw error.inside(.index(position)) }
             }
             tabs(indent, &out)
-            out += Array("</array>\n".utf8)
+            out.append(contentsOf: "</array>\n".utf8)
         case .dictionary(let dictionary):
             guard depth < maxDepth else { throw PropertyListError(.depthLimitExceeded, "containers nest deeper than \(maxDepth)") }
-            if dictionary.isEmpty { out += Array("<dict/>\n".utf8); return }
-            out += Array("<dict>\n".utf8)
-            for key in dictionary.sortedKeys {
+            if dictionary.isEmpty { out.append(contentsOf: "<dict/>\n".utf8); return }
+            out.append(contentsOf: "<dict>\n".utf8)
+            for (key, element) in dictionary.sortedEntries {
                 do {
                     tabs(indent + 1, &out)
-                    out += Array("<key>".utf8)
+                    out.append(contentsOf: "<key>".utf8)
                     try escape(key, &out)
-                    out += Array("</key>\n".utf8)
-                    try append(dictionary[key]!, indent: indent + 1, depth: depth + 1, maxDepth: maxDepth, to: &out)
+                    out.append(contentsOf: "</key>\n".utf8)
+                    try append(element, indent: indent + 1, depth: depth + 1, maxDepth: maxDepth, to: &out)
                 } catch {
                     throw error.inside(.key(key))
                 }
             }
             tabs(indent, &out)
-            out += Array("</dict>\n".utf8)
+            out.append(contentsOf: "</dict>\n".utf8)
         }
     }
 
@@ -131,23 +139,44 @@ enum XMLLayout {
     /// `&`, `<`, `>` as entities, a carriage return as `&#13;`; characters XML 1.0
     /// cannot carry are refused.
     static func escape(_ string: String, _ out: inout [UInt8]) throws(PropertyListError) {
-        // unrepresentableValue: Apple's parser drops a leading U+FEFF, however it is written.
-        guard string.unicodeScalars.first != "\u{FEFF}" else {
-            throw PropertyListError(.unrepresentableValue, "Apple's XML parser drops a U+FEFF at the start of a string or key")
-        }
-        for scalar in string.unicodeScalars {
-            switch scalar.value {
-            case 0x26: out += Array("&amp;".utf8)
-            case 0x3C: out += Array("&lt;".utf8)
-            case 0x3E: out += Array("&gt;".utf8)
-            case 0x0D: out += Array("&#13;".utf8)
-            case 0x09, 0x0A: out.append(UInt8(scalar.value))
-            case 0x00..<0x20, 0xFFFE, 0xFFFF:
-                // unrepresentableValue: XML 1.0 has no way to write these.
-                throw PropertyListError(.unrepresentableValue, "XML cannot carry the character U+\(String(scalar.value, radix: 16, uppercase: true))")
-            case 0x20..<0x80: out.append(UInt8(scalar.value))
-            default: UTF8.encode(scalar) { out.append($0) }
+        var string = string
+        // Runs of bytes that need nothing are copied at once; the scalar XML
+        // cannot carry, if any, is returned.
+        let refused: UInt32? = string.withUTF8 { bytes in
+            // unrepresentableValue: Apple's parser drops a leading U+FEFF, however it is written.
+            if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { return 0xFEFF }
+            var run = 0
+            var i = 0
+            while i < bytes.count {
+                let byte = bytes[i]
+                if byte >= 0x20, byte != 0x26, byte != 0x3C, byte != 0x3E, byte != 0xEF { i += 1; continue }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<i]))
+                switch byte {
+                case 0x26: out.append(contentsOf: "&amp;".utf8)
+                case 0x3C: out.append(contentsOf: "&lt;".utf8)
+                case 0x3E: out.append(contentsOf: "&gt;".utf8)
+                case 0x0D: out.append(contentsOf: "&#13;".utf8)
+                case 0x09, 0x0A: out.append(byte)
+                case 0xEF:
+                    // U+FFFE and U+FFFF (EF BF BE, EF BF BF) are not XML characters.
+                    if i + 2 < bytes.count, bytes[i + 1] == 0xBF, bytes[i + 2] >= 0xBE {
+                        return 0xFF00 | UInt32(bytes[i + 2])
+                    }
+                    out.append(byte)
+                default:
+                    // unrepresentableValue: XML 1.0 has no way to write C0 controls but tab and line feed.
+                    return UInt32(byte)
+                }
+                i += 1
+                run = i
             }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<bytes.count]))
+            return nil
+        }
+        if let refused {
+            throw PropertyListError(.unrepresentableValue, refused == 0xFEFF
+                ? "Apple's XML parser drops a U+FEFF at the start of a string or key"
+                : "XML cannot carry the character U+\(String(refused, radix: 16, uppercase: true))")
         }
     }
 
@@ -168,7 +197,7 @@ enum XMLLayout {
     /// element's tabs — both counting the indent only up to 8, as CoreFoundation
     /// does — and `</data>` at the element's full indent.
     static func appendData(_ data: Data, indent: Int, _ out: inout [UInt8]) {
-        out += Array("<data>\n".utf8)
+        out.append(contentsOf: "<data>\n".utf8)
         let lineIndent = min(indent, 8)
         let encoded = Array(data.base64EncodedString().utf8)
         let lineLength = 76 - 8 * lineIndent
@@ -181,6 +210,6 @@ enum XMLLayout {
             start = end
         }
         tabs(indent, &out)
-        out += Array("</data>\n".utf8)
+        out.append(contentsOf: "</data>\n".utf8)
     }
 }
