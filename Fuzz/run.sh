@@ -36,7 +36,7 @@ common=(-dict="$here/dictionaries/$target.dict" -max_len=65536 -timeout=10 -rss_
 
 if [ "$1" = "--merge" ]; then
   merged=$(mktemp -d)
-  SWIFT_BACKTRACE=enable=no "$binary" "${common[@]}" -merge=1 "$merged" "$seeds" "$work"
+  SWIFT_BACKTRACE=enable=no LSAN_OPTIONS="suppressions=$here/lsan-suppressions.txt" "$binary" "${common[@]}" -merge=1 "$merged" "$seeds" "$work"
   rm -f "$seeds"/*
   cp "$merged"/* "$seeds"/
   rm -rf "$merged"
@@ -47,5 +47,6 @@ fi
 seconds=$1; shift
 [ "${1:-}" = "--" ] && shift
 export SWIFT_BACKTRACE=enable=no  # the Swift backtracer and ASan fight over the crash
+export LSAN_OPTIONS="suppressions=$here/lsan-suppressions.txt${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 exec "$binary" "$work" "$seeds" "${common[@]}" -max_total_time="$seconds" \
   -artifact_prefix="$artifacts/" -print_final_stats=1 "$@"

@@ -307,7 +307,11 @@ struct PlistGrammar {
                 throw PropertyListError(.missingValue, "key \"\(pendingKey)\" has no value", keyPath: PropertyListKeyPath([.key(pendingKey)]))
             }
             // A dictionary whose only key is CF$UID, holding an integer in [0, 2^32), is a UID (CoreFoundation's reading).
-            if dictionary.count == 1, case .integer(let integer)? = dictionary["CF$UID"], let uid = integer.uint64Value.flatMap(UInt32.init(exactly:)) {
+            if dictionary.count == 1, case .integer(let integer)? = dictionary["CF$UID"] {
+                // uidOutOfRange: CoreFoundation would truncate a wider integer to a 32-bit UID.
+                guard let uid = integer.uint64Value.flatMap(UInt32.init(exactly:)) else {
+                    throw PropertyListError(.uidOutOfRange, "a CF$UID dictionary holds \(integer), outside [0, 2^32) (CoreFoundation would truncate it)")
+                }
                 value = .uid(uid)
             } else {
                 value = .dictionary(dictionary)

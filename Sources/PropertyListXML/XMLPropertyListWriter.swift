@@ -102,6 +102,10 @@ enum XMLLayout {
         case .dictionary(let dictionary):
             guard depth < maxDepth else { throw PropertyListError(.depthLimitExceeded, "containers nest deeper than \(maxDepth)") }
             if dictionary.isEmpty { out.append(contentsOf: "<dict/>\n".utf8); return }
+            // unrepresentableValue: in XML a one-key CF$UID dictionary with an integer is a UID.
+            if dictionary.count == 1, case .integer? = dictionary["CF$UID"] {
+                throw PropertyListError(.unrepresentableValue, "XML cannot tell a dictionary whose only key is CF$UID, holding an integer, from a UID")
+            }
             out.append(contentsOf: "<dict>\n".utf8)
             for (key, element) in dictionary.sortedEntries {
                 do {

@@ -145,9 +145,10 @@ struct XMLRoundTripTests {
         }
     }
 
-    @Test("unrepresentableValue: null and control characters are refused, with the key path")
+    @Test("unrepresentableValue: null, control characters, U+FFFE/U+FFFF and a one-key CF$UID dictionary are refused, with the key path")
     func unrepresentable() {
-        for value: PropertyListValue in [["a": [.null]], ["a": ["x\u{0}y"]], ["a": ["\u{1B}"]], ["a": [.string("\u{FFFF}")]]] {
+        for value: PropertyListValue in [["a": [.null]], ["a": ["x\u{0}y"]], ["a": ["\u{1B}"]], ["a": [.string("\u{FFFF}")]],
+                                         ["a": [.string("ok\u{FFFE}")]], ["a": [["CF$UID": 5]]], ["a": [["CF$UID": 4294967296]]]] {
             do {
                 _ = try XMLPropertyListWriter().write(value)
                 Issue.record("wrote \(value)")

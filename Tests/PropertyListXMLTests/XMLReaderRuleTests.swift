@@ -78,10 +78,11 @@ struct XMLReaderRuleTests {
         #expect(try XMLPropertyListReader().read(plist("<real>nan</real>")).realValue?.isNaN == true)
     }
 
-    @Test("a one-key CF$UID dictionary is a UID (CoreFoundation's reading); other shapes stay dictionaries")
+    @Test("a one-key CF$UID dictionary is a UID (CoreFoundation's reading); other shapes stay dictionaries (wide integers: uidOutOfRange, below)")
     func uids() throws {
         #expect(try XMLPropertyListReader().read(plist("<dict><key>CF$UID</key><integer>7</integer></dict>")) == .uid(7))
-        #expect(try XMLPropertyListReader().read(plist("<dict><key>CF$UID</key><integer>4294967296</integer></dict>")) == ["CF$UID": 4_294_967_296])
+        #expect(try XMLPropertyListReader().read(plist("<dict><key>CF$UID</key><integer>4294967295</integer></dict>")) == .uid(4_294_967_295))
+        #expect(try XMLPropertyListReader().read(plist("<dict><key>CF$UID</key><integer>7</integer><key>x</key><true/></dict>")) == ["CF$UID": 7, "x": true])
         #expect(try XMLPropertyListReader().read(plist("<dict><key>CF$UID</key><string>7</string></dict>")) == ["CF$UID": "7"])
     }
 
@@ -155,6 +156,9 @@ struct XMLReaderRuleTests {
         (.invalidDate, "<plist><date> 2001-01-01T00:00:00Z</date></plist>"),
         (.invalidDate, "<plist><date/></plist>"),
         (.invalidInteger, "<plist><integer>18446744073709551616</integer></plist>"),
+        // uidOutOfRange: CoreFoundation truncates these to 32-bit UIDs (Linux Foundation reads 4294967296 as UID 0).
+        (.uidOutOfRange, "<plist><dict><key>CF$UID</key><integer>4294967296</integer></dict></plist>"),
+        (.uidOutOfRange, "<plist><dict><key>CF$UID</key><integer>-1</integer></dict></plist>"),
         (.invalidInteger, "<plist><integer>-9223372036854775809</integer></plist>"),
         (.invalidInteger, "<plist><integer>1.0</integer></plist>"),
         (.invalidInteger, "<plist><integer> 1</integer></plist>"),
