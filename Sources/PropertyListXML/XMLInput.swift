@@ -175,8 +175,13 @@ enum XMLInput {
     /// checks a tag's attributes against each other in quadratic time.
     static let maxTagBytes = 1024
 
-    /// tagTooLong / longCharacterReference: one linear pass over the markup
-    /// (comments and CDATA skipped) before libxml2 parses anything.
+    /// The scalar elements whose text Apple's parser takes without expanding
+    /// references (it refuses `&#49;` in an integer or date, and decodes the raw
+    /// `&#13;` in data as base64 digits).
+    static let referenceFreeElements: [[UInt8]] = ["<integer>", "<real>", "<date>", "<data>"].map { Array($0.utf8) }
+
+    /// tagTooLong / longCharacterReference / referenceInValue: one linear pass over
+    /// the markup (comments and CDATA skipped) before libxml2 parses anything.
     static func checkMarkup(_ utf8: [UInt8]) throws(PropertyListError) {
         let count = utf8.count
         func fail(_ code: PropertyListError.Code, _ reason: String, _ offset: Int) -> PropertyListError {
@@ -184,9 +189,12 @@ enum XMLInput {
             return PropertyListError(code, reason, at: .lineColumn(line: line, column: column))
         }
         var i = 0
+        // Inside <integer>, <real>, <date> or <data> (a tag opened them, none closed them yet).
+        var referenceFree = false
         while i < count {
             let byte = utf8[i]
             if byte == UInt8(ascii: "<") {
+                referenceFree = referenceFreeElements.contains { utf8[i...].starts(with: $0) }
                 if utf8[i...].starts(with: Array("<!--".utf8)) {
                     guard let end = find(Array("-->".utf8), in: utf8, from: i + 4) else { return }
                     i = end + 3
@@ -203,6 +211,9 @@ enum XMLInput {
                     throw fail(.tagTooLong, "a tag longer than \(maxTagBytes) bytes", i)
                 }
                 i = j + 1
+            } else if byte == UInt8(ascii: "&"), referenceFree {
+                // referenceInValue: Apple's parser does not expand references in these elements.
+                throw fail(.referenceInValue, "a character or entity reference inside <integer>, <real>, <date> or <data> (Apple's parser reads it unexpanded)", i)
             } else if byte == UInt8(ascii: "&"), i + 1 < count, utf8[i + 1] == UInt8(ascii: "#") {
                 var j = i + 2
                 if j < count, utf8[j] == UInt8(ascii: "x") { j += 1 }
@@ -257,6 +268,9 @@ extension PropertyListError.Code {
     public static let ambiguousLineEnding = Self("ambiguousLineEnding")
     /// A string or key starting with U+FEFF (Apple's parser drops it, libxml2 keeps it).
     public static let leadingByteOrderMark = Self("leadingByteOrderMark")
+    /// A character or entity reference inside `<integer>`, `<real>`, `<date>` or
+    /// `<data>`, which Apple's parser does not expand.
+    public static let referenceInValue = Self("referenceInValue")
     /// A tag over 1,024 bytes (libxml2 checks attributes in quadratic time).
     public static let tagTooLong = Self("tagTooLong")
     /// A character reference of more than 8 digits (`&#0000000000060;`), read differently by parsers.
