@@ -175,12 +175,12 @@ enum XMLInput {
     /// checks a tag's attributes against each other in quadratic time.
     static let maxTagBytes = 1024
 
-    /// The scalar elements whose text Apple's parser takes without expanding
-    /// references (it refuses `&#49;` in an integer or date, and decodes the raw
-    /// `&#13;` in data as base64 digits).
-    static let referenceFreeElements: [[UInt8]] = ["<integer>", "<real>", "<date>", "<data>"].map { Array($0.utf8) }
+    /// The elements in whose text Apple's parser expands references. Elsewhere it
+    /// takes them raw: it refuses `&#49;` in an integer or date and `&#13;` between
+    /// elements, and decodes `&#13;` in data as base64 digits.
+    static let referenceElements: [[UInt8]] = ["<string>", "<key>"].map { Array($0.utf8) }
 
-    /// tagTooLong / longCharacterReference / referenceInValue: one linear pass over
+    /// tagTooLong / longCharacterReference / misplacedReference: one linear pass over
     /// the markup (comments and CDATA skipped) before libxml2 parses anything.
     static func checkMarkup(_ utf8: [UInt8]) throws(PropertyListError) {
         let count = utf8.count
@@ -189,12 +189,12 @@ enum XMLInput {
             return PropertyListError(code, reason, at: .lineColumn(line: line, column: column))
         }
         var i = 0
-        // Inside <integer>, <real>, <date> or <data> (a tag opened them, none closed them yet).
-        var referenceFree = false
+        // Inside <string> or <key> (the last tag opened one).
+        var referencesExpand = false
         while i < count {
             let byte = utf8[i]
             if byte == UInt8(ascii: "<") {
-                referenceFree = referenceFreeElements.contains { utf8[i...].starts(with: $0) }
+                referencesExpand = referenceElements.contains { utf8[i...].starts(with: $0) }
                 if utf8[i...].starts(with: Array("<!--".utf8)) {
                     guard let end = find(Array("-->".utf8), in: utf8, from: i + 4) else { return }
                     i = end + 3
@@ -211,9 +211,9 @@ enum XMLInput {
                     throw fail(.tagTooLong, "a tag longer than \(maxTagBytes) bytes", i)
                 }
                 i = j + 1
-            } else if byte == UInt8(ascii: "&"), referenceFree {
-                // referenceInValue: Apple's parser does not expand references in these elements.
-                throw fail(.referenceInValue, "a character or entity reference inside <integer>, <real>, <date> or <data> (Apple's parser reads it unexpanded)", i)
+            } else if byte == UInt8(ascii: "&"), !referencesExpand {
+                // misplacedReference: Apple's parser expands references in strings and keys only.
+                throw fail(.misplacedReference, "a character or entity reference outside <string> and <key> (Apple's parser reads it unexpanded)", i)
             } else if byte == UInt8(ascii: "&"), i + 1 < count, utf8[i + 1] == UInt8(ascii: "#") {
                 var j = i + 2
                 if j < count, utf8[j] == UInt8(ascii: "x") { j += 1 }
@@ -268,9 +268,9 @@ extension PropertyListError.Code {
     public static let ambiguousLineEnding = Self("ambiguousLineEnding")
     /// A string or key starting with U+FEFF (Apple's parser drops it, libxml2 keeps it).
     public static let leadingByteOrderMark = Self("leadingByteOrderMark")
-    /// A character or entity reference inside `<integer>`, `<real>`, `<date>` or
-    /// `<data>`, which Apple's parser does not expand.
-    public static let referenceInValue = Self("referenceInValue")
+    /// A character or entity reference outside `<string>` and `<key>` text, which
+    /// Apple's parser does not expand there.
+    public static let misplacedReference = Self("misplacedReference")
     /// A tag over 1,024 bytes (libxml2 checks attributes in quadratic time).
     public static let tagTooLong = Self("tagTooLong")
     /// A character reference of more than 8 digits (`&#0000000000060;`), read differently by parsers.

@@ -156,14 +156,16 @@ struct XMLReaderRuleTests {
         (.invalidDate, "<plist><date> 2001-01-01T00:00:00Z</date></plist>"),
         (.invalidDate, "<plist><date/></plist>"),
         (.invalidInteger, "<plist><integer>18446744073709551616</integer></plist>"),
-        // referenceInValue: Apple's parser refuses &#49; in an integer or date and decodes
-        // &#13; in data as base64 digits (differential fuzzing); refused in all four.
-        (.referenceInValue, "<plist><integer>&#49;2</integer></plist>"),
-        (.referenceInValue, "<plist><real>&#49;.5</real></plist>"),
-        (.referenceInValue, "<plist><date>&#50;001-01-01T00:00:00Z</date></plist>"),
-        (.referenceInValue, "<plist><data>AA&#65;A</data></plist>"),
-        (.referenceInValue, "<plist><data>AAAA&#13;</data></plist>"),
-        (.referenceInValue, "<plist><integer>1&amp;</integer></plist>"),
+        // misplacedReference: Apple's parser refuses &#49; in an integer or date and &#13;
+        // between elements, and decodes &#13; in data as base64 digits (differential fuzzing).
+        (.misplacedReference, "<plist><integer>&#49;2</integer></plist>"),
+        (.misplacedReference, "<plist><real>&#49;.5</real></plist>"),
+        (.misplacedReference, "<plist><date>&#50;001-01-01T00:00:00Z</date></plist>"),
+        (.misplacedReference, "<plist><data>AA&#65;A</data></plist>"),
+        (.misplacedReference, "<plist><data>AAAA&#13;</data></plist>"),
+        (.misplacedReference, "<plist><integer>1&amp;</integer></plist>"),
+        (.misplacedReference, "<plist><dict>&#13;<key>a</key><true/></dict></plist>"),
+        (.misplacedReference, "<plist><array><true/>&#32;</array></plist>"),
         // uidOutOfRange: CoreFoundation truncates these to 32-bit UIDs (Linux Foundation reads 4294967296 as UID 0).
         (.uidOutOfRange, "<plist><dict><key>CF$UID</key><integer>4294967296</integer></dict></plist>"),
         (.uidOutOfRange, "<plist><dict><key>CF$UID</key><integer>-1</integer></dict></plist>"),
