@@ -399,10 +399,7 @@ enum TypedJSONSyntax {
     /// Canonical base64: alphabet A–Z a–z 0–9 + /, padded to a multiple of 4, no whitespace,
     /// zero bits after the last symbol.
     static func base64(_ text: String) -> Data? {
-        guard text.utf8.count % 4 == 0,
-              text.utf8.allSatisfy({ ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2B || $0 == 0x2F || $0 == 0x3D }),
-              let data = Data(base64Encoded: text), data.base64EncodedString() == text else { return nil }
-        return data
+        StrictBase64.decode(text, skippingWhitespace: false)
     }
 
     /// Exactly 8-4-4-4-12 hexadecimal digits.

@@ -1,5 +1,10 @@
 import FoundationEssentials
 public import PropertyList
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Checks on the raw document, before libxml2 parses it (Specs/xml-plist.md,
 /// "Before parsing").
@@ -76,6 +81,11 @@ enum XMLInput {
         var i = 0
         let n = bytes.count
         while i < n {
+            // Eight ASCII bytes at a time.
+            if i + 8 <= n, bytes.withUnsafeBytes({ $0.loadUnaligned(fromByteOffset: i, as: UInt64.self) }) & 0x8080_8080_8080_8080 == 0 {
+                i += 8
+                continue
+            }
             let b = bytes[i]
             if b < 0x80 { i += 1; continue }
             let length: Int, minimum: UInt32
@@ -131,7 +141,7 @@ enum XMLInput {
     /// and libxml2 never expands any), and no processing instruction appears.
     static func checkProlog(_ utf8: [UInt8]) throws(PropertyListError) {
         var i = 0
-        func skipWhitespace() { while i < utf8.count, [0x20, 0x09, 0x0A, 0x0D].contains(utf8[i]) { i += 1 } }
+        func skipWhitespace() { while i < utf8.count, utf8[i] == 0x20 || utf8[i] == 0x09 || utf8[i] == 0x0A || utf8[i] == 0x0D { i += 1 } }
         func at(_ text: String) -> Bool { utf8[i...].starts(with: Array(text.utf8)) }
         func fail(_ code: PropertyListError.Code, _ reason: String) -> PropertyListError {
             let (line, column) = lineColumn(utf8, i)
@@ -175,57 +185,60 @@ enum XMLInput {
     /// checks a tag's attributes against each other in quadratic time.
     static let maxTagBytes = 1024
 
-    /// The elements in whose text Apple's parser expands references. Elsewhere it
-    /// takes them raw: it refuses `&#49;` in an integer or date and `&#13;` between
-    /// elements, and decodes `&#13;` in data as base64 digits.
-    static let referenceElements: [[UInt8]] = ["<string>", "<key>"].map { Array($0.utf8) }
-
     /// tagTooLong / longCharacterReference / misplacedReference: one linear pass over
     /// the markup (comments and CDATA skipped) before libxml2 parses anything.
+    /// References are expanded by Apple's parser only in the text of `<string>`
+    /// and `<key>`; elsewhere it takes them raw: it refuses `&#49;` in an integer
+    /// or date and `&#13;` between elements, and decodes `&#13;` in data as base64 digits.
     static func checkMarkup(_ utf8: [UInt8]) throws(PropertyListError) {
-        let count = utf8.count
-        func fail(_ code: PropertyListError.Code, _ reason: String, _ offset: Int) -> PropertyListError {
-            let (line, column) = lineColumn(utf8, offset)
-            return PropertyListError(code, reason, at: .lineColumn(line: line, column: column))
-        }
-        var i = 0
-        // Inside <string> or <key> (the last tag opened one).
-        var referencesExpand = false
-        while i < count {
-            let byte = utf8[i]
-            if byte == UInt8(ascii: "<") {
-                referencesExpand = referenceElements.contains { utf8[i...].starts(with: $0) }
-                if utf8[i...].starts(with: Array("<!--".utf8)) {
-                    guard let end = find(Array("-->".utf8), in: utf8, from: i + 4) else { return }
-                    i = end + 3
-                    continue
+        let failure: (code: PropertyListError.Code, reason: String, offset: Int)? = utf8.withUnsafeBufferPointer { bytes in
+            let count = bytes.count
+            var i = 0
+            // Inside <string> or <key> (the last tag opened one).
+            var referencesExpand = false
+            while i < count {
+                // Text between markup: skip to the next "<" or "&", eight bytes at a time.
+                i = bytes.firstMarkupByte(from: i)
+                guard i < count else { break }
+                let byte = bytes[i]
+                if byte == UInt8(ascii: "<") {
+                    referencesExpand = bytes.hasPrefix("<string>", at: i) || bytes.hasPrefix("<key>", at: i)
+                    if bytes.hasPrefix("<!--", at: i) {
+                        guard let end = bytes.firstIndex(of: "-->", from: i + 4) else { return nil }
+                        i = end + 3
+                        continue
+                    }
+                    if bytes.hasPrefix("<![CDATA[", at: i) {
+                        guard let end = bytes.firstIndex(of: "]]>", from: i + 9) else { return nil }
+                        i = end + 3
+                        continue
+                    }
+                    let j = bytes.firstIndex(of: UInt8(ascii: ">"), in: (i + 1)..<min(count, i + 1 + maxTagBytes))
+                    guard j - i <= maxTagBytes else {
+                        return (.tagTooLong, "a tag longer than \(maxTagBytes) bytes", i)
+                    }
+                    i = j + 1
+                } else if byte == UInt8(ascii: "&"), !referencesExpand {
+                    // misplacedReference: Apple's parser expands references in strings and keys only.
+                    return (.misplacedReference, "a character or entity reference outside <string> and <key> (Apple's parser reads it unexpanded)", i)
+                } else if byte == UInt8(ascii: "&"), i + 1 < count, bytes[i + 1] == UInt8(ascii: "#") {
+                    var j = i + 2
+                    if j < count, bytes[j] == UInt8(ascii: "x") { j += 1 }
+                    let digitsStart = j
+                    while j < count, j - digitsStart <= 8, bytes[j] != UInt8(ascii: ";") { j += 1 }
+                    guard j - digitsStart <= 8 else {
+                        return (.longCharacterReference, "a character reference of more than 8 digits (parsers disagree on them)", i)
+                    }
+                    i = j
+                } else {
+                    i += 1
                 }
-                if utf8[i...].starts(with: Array("<![CDATA[".utf8)) {
-                    guard let end = find(Array("]]>".utf8), in: utf8, from: i + 9) else { return }
-                    i = end + 3
-                    continue
-                }
-                var j = i + 1
-                while j < count, utf8[j] != UInt8(ascii: ">"), j - i <= maxTagBytes { j += 1 }
-                guard j - i <= maxTagBytes else {
-                    throw fail(.tagTooLong, "a tag longer than \(maxTagBytes) bytes", i)
-                }
-                i = j + 1
-            } else if byte == UInt8(ascii: "&"), !referencesExpand {
-                // misplacedReference: Apple's parser expands references in strings and keys only.
-                throw fail(.misplacedReference, "a character or entity reference outside <string> and <key> (Apple's parser reads it unexpanded)", i)
-            } else if byte == UInt8(ascii: "&"), i + 1 < count, utf8[i + 1] == UInt8(ascii: "#") {
-                var j = i + 2
-                if j < count, utf8[j] == UInt8(ascii: "x") { j += 1 }
-                let digitsStart = j
-                while j < count, j - digitsStart <= 8, utf8[j] != UInt8(ascii: ";") { j += 1 }
-                guard j - digitsStart <= 8 else {
-                    throw fail(.longCharacterReference, "a character reference of more than 8 digits (parsers disagree on them)", i)
-                }
-                i = j
-            } else {
-                i += 1
             }
+            return nil
+        }
+        if let failure {
+            let (line, column) = lineColumn(utf8, failure.offset)
+            throw PropertyListError(failure.code, failure.reason, at: .lineColumn(line: line, column: column))
         }
     }
 
@@ -233,22 +246,25 @@ enum XMLInput {
     /// content. XML parsers (libxml2) read it as a line feed while Apple's parser
     /// keeps it, so the two would read different strings; `&#13;` is unambiguous.
     static func checkLineEndings(_ utf8: [UInt8]) throws(PropertyListError) {
-        guard utf8.contains(0x0D) else { return }
-        var inside = false
-        var i = 0
-        let opening = [Array("<string>".utf8), Array("<key>".utf8)]
-        let closing = [Array("</string>".utf8), Array("</key>".utf8)]
-        while i < utf8.count {
-            let byte = utf8[i]
-            if byte == UInt8(ascii: "<") {
-                if opening.contains(where: { utf8[i...].starts(with: $0) }) { inside = true }
-                else if closing.contains(where: { utf8[i...].starts(with: $0) }) { inside = false }
-            } else if byte == 0x0D && inside {
-                let (line, column) = lineColumn(utf8, i)
-                throw PropertyListError(.ambiguousLineEnding, "a raw carriage return inside a string or key (write &#13;)",
-                                        at: .lineColumn(line: line, column: column))
+        let hasCarriageReturn = utf8.withUnsafeBytes { raw in raw.baseAddress.map { memchr($0, 0x0D, raw.count) != nil } ?? false }
+        guard hasCarriageReturn else { return }
+        let offending: Int? = utf8.withUnsafeBufferPointer { bytes in
+            var inside = false
+            for i in bytes.indices {
+                let byte = bytes[i]
+                if byte == UInt8(ascii: "<") {
+                    if bytes.hasPrefix("<string>", at: i) || bytes.hasPrefix("<key>", at: i) { inside = true }
+                    else if bytes.hasPrefix("</string>", at: i) || bytes.hasPrefix("</key>", at: i) { inside = false }
+                } else if byte == 0x0D && inside {
+                    return i
+                }
             }
-            i += 1
+            return nil
+        }
+        if let offending {
+            let (line, column) = lineColumn(utf8, offending)
+            throw PropertyListError(.ambiguousLineEnding, "a raw carriage return inside a string or key (write &#13;)",
+                                    at: .lineColumn(line: line, column: column))
         }
     }
 
@@ -257,6 +273,56 @@ enum XMLInput {
         var i = start
         while i + needle.count <= haystack.count {
             if haystack[i] == needle[0], haystack[i..<(i + needle.count)].elementsEqual(needle) { return i }
+            i += 1
+        }
+        return nil
+    }
+}
+
+extension UnsafeBufferPointer<UInt8> {
+    /// True when the bytes at `offset` spell `literal` (ASCII).
+    @inline(__always)
+    func hasPrefix(_ literal: StaticString, at offset: Int) -> Bool {
+        let length = literal.utf8CodeUnitCount
+        guard length <= count - offset else { return false }
+        let text = literal.utf8Start
+        for k in 0..<length where self[offset + k] != text[k] { return false }
+        return true
+    }
+
+    /// The offset of the first "<" or "&" at or after `start`, or `count`.
+    @inline(__always)
+    func firstMarkupByte(from start: Int) -> Int {
+        var i = start
+        let base = UnsafeRawPointer(baseAddress!)
+        // A word has a byte equal to b exactly when (w ^ b×8) has a zero byte.
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        while i + 8 <= count {
+            let word = base.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            let lt = word ^ (ones &* 0x3C), amp = word ^ (ones &* 0x26)
+            let found = ((lt &- ones) & ~lt & highs) | ((amp &- ones) & ~amp & highs)
+            if found != 0 { return i + found.trailingZeroBitCount / 8 }
+            i += 8
+        }
+        while i < count, self[i] != UInt8(ascii: "<"), self[i] != UInt8(ascii: "&") { i += 1 }
+        return i
+    }
+
+    /// The offset of the first `byte` in `range`, or the range's upper bound.
+    @inline(__always)
+    func firstIndex(of byte: UInt8, in range: Range<Int>) -> Int {
+        guard !range.isEmpty, let base = baseAddress else { return range.upperBound }
+        let start = UnsafeRawPointer(base + range.lowerBound)
+        guard let found = memchr(start, Int32(byte), range.count) else { return range.upperBound }
+        return range.lowerBound + (UnsafeRawPointer(found) - start)
+    }
+
+    /// The offset of the first occurrence of `literal` at or after `start`.
+    func firstIndex(of literal: StaticString, from start: Int) -> Int? {
+        var i = start
+        let first = literal.utf8Start[0]
+        while i < count {
+            if self[i] == first, hasPrefix(literal, at: i) { return i }
             i += 1
         }
         return nil
@@ -422,10 +488,6 @@ enum ScalarText {
     /// Base64 with whitespace (space, tab, line feed, carriage return) anywhere;
     /// padded to a multiple of four, padding only at the end, zero unused bits.
     static func base64(_ text: String) -> Data? {
-        let compact = text.utf8.filter { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }
-        guard compact.count % 4 == 0 else { return nil }
-        let string = String(decoding: compact, as: UTF8.self)
-        guard let data = Data(base64Encoded: string), data.base64EncodedString() == string else { return nil }
-        return data
+        StrictBase64.decode(text, skippingWhitespace: true)
     }
 }

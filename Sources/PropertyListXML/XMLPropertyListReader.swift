@@ -1,10 +1,10 @@
 public import FoundationEssentials
 public import PropertyList
 
-/// Reads XML property lists strictly, through libxml2's streaming reader.
+/// Reads XML property lists strictly, through libxml2's SAX2 parser.
 ///
 /// The document is checked before libxml2 sees it (encoding, document type,
-/// no internal subset), then read node by node — no document tree — against
+/// no internal subset), then read event by event — no document tree — against
 /// the plist grammar. Wherever libxml2 and Apple's CoreFoundation parser could
 /// read one document differently (comments inside values, duplicate keys,
 /// stray text, entity tricks, raw carriage returns in strings), the document is
@@ -34,32 +34,21 @@ public struct XMLPropertyListReader: Sendable {
         try XMLInput.checkProlog(utf8)
         try XMLInput.checkMarkup(utf8)
         try XMLInput.checkLineEndings(utf8)
-        guard let stream = XMLStreamReader(utf8: utf8) else {
-            throw PropertyListError(.malformedXML, "libxml2 could not start reading", at: .lineColumn(line: 1, column: 1))
+        let parser = XMLSAXParser(grammar: PlistGrammar(limits: limits))
+        guard parser.parse(utf8) else {
+            throw PropertyListError(.malformedXML, "libxml2 could not start parsing", at: .lineColumn(line: 1, column: 1))
         }
-        var grammar = PlistGrammar(limits: limits)
-        while let node = stream.next(keepWhitespace: grammar.isInScalar) {
-            do {
-                try grammar.accept(node)
-            } catch {
-                var located = error
-                let (line, column) = stream.position
-                located.location = .lineColumn(line: line, column: column)
-                located.keyPath = PropertyListKeyPath(grammar.keyPath + error.keyPath.components)
-                throw located
-            }
-        }
-        if let failure = stream.error {
+        if let failure = parser.failure { throw failure }
+        if let diagnostic = parser.diagnostic {
             // malformedXML: libxml2's own diagnosis.
-            throw PropertyListError(.malformedXML, failure.message, at: .lineColumn(line: failure.line, column: failure.column),
-                                    keyPath: PropertyListKeyPath(grammar.keyPath))
+            throw PropertyListError(.malformedXML, diagnostic.message, at: .lineColumn(line: diagnostic.line, column: diagnostic.column),
+                                    keyPath: PropertyListKeyPath(parser.grammar.keyPath))
         }
         do {
-            return try grammar.finish()
+            return try parser.grammar.finish()
         } catch {
             var located = error
-            let (line, column) = stream.position
-            located.location = .lineColumn(line: line, column: column)
+            located.location = .lineColumn(line: parser.endPosition.line, column: parser.endPosition.column)
             throw located
         }
     }
@@ -120,8 +109,8 @@ struct PlistGrammar {
     private var stack: [Frame] = [.document(seenRoot: false)]
     private var arrays: [[PropertyListValue]] = []
     private var dictionaries: [PropertyListDictionary] = []
-    /// The text of the open scalar (only one can be open at a time).
-    private var text = ""
+    /// The UTF-8 text of the open scalar (only one can be open at a time).
+    private var text: [UInt8] = []
     private var objects = 0
     private var nodes = 0
     private var result: PropertyListValue?
@@ -145,43 +134,47 @@ struct PlistGrammar {
         return path
     }
 
-    /// True while a key or scalar is open (its text, whitespace included, matters).
-    var isInScalar: Bool {
-        if case .scalar = stack.last! { return true }
-        return false
+    /// `<!DOCTYPE …>`: forbiddenDeclaration unless it is Apple's plist document
+    /// type (the internal subset is refused before parsing, by XMLInput).
+    mutating func documentType(name: String, publicID: String?, systemID: String?) throws(PropertyListError) {
+        guard name == "plist", XMLInput.appleDocumentTypes.contains(where: { $0 == (publicID, systemID) }) else {
+            throw PropertyListError(.forbiddenDeclaration, "document type \(name) \(publicID ?? "-") \(systemID ?? "-") is not Apple's plist document type")
+        }
     }
 
-    mutating func accept(_ node: XMLNode) throws(PropertyListError) {
-        switch node {
-        case .startElement(let element, let name, let attributes, let isEmpty):
-            try start(element, name, attributes)
-            if isEmpty { try end(name) }
-        case .endElement(_, let name):
-            try end(name)
-        case .text(let text):
-            try appendText(text, cdata: false)
-        case .whitespace(let text):
-            if case .scalar = stack.last! { try appendText(text, cdata: false) }
-        case .cdata(let text):
-            try appendText(text, cdata: true)
-        case .comment:
-            // commentInValue: a comment inside a key or scalar reads differently to Apple's parser.
-            if case .scalar(let kind) = stack.last! {
-                throw PropertyListError(.commentInValue, "a comment inside <\(kind.rawValue)>")
-            }
-        case .processingInstruction(let target):
-            // forbiddenNode
-            throw PropertyListError(.forbiddenNode, "processing instruction <?\(target)?> (only the XML declaration is allowed)")
-        case .entityReference(let name):
-            throw PropertyListError(.forbiddenNode, "entity reference &\(name); (no entities are declared in a property list)")
-        case .documentType(let name, let publicID, let systemID, let hasDeclarations):
-            // forbiddenDeclaration: Apple's document type, nothing declared in it.
-            guard name == "plist", !hasDeclarations, XMLInput.appleDocumentTypes.contains(where: { $0 == (publicID, systemID) }) else {
-                throw PropertyListError(.forbiddenDeclaration, "document type \(name) \(publicID ?? "-") \(systemID ?? "-") is not Apple's plist document type")
-            }
-        case .other(let type):
-            throw PropertyListError(.forbiddenNode, "unexpected XML node of type \(type)")
+    /// An element opens.
+    mutating func startElement(_ element: PlistElement, name: String, attributes: [(name: String, value: String)]) throws(PropertyListError) {
+        try start(element, name, attributes)
+    }
+
+    /// The innermost element closes.
+    mutating func endElement() throws(PropertyListError) {
+        try end()
+    }
+
+    /// Character data (raw or CDATA), possibly one of several pieces of one text.
+    mutating func characters(_ bytes: UnsafeBufferPointer<UInt8>, cdata: Bool) throws(PropertyListError) {
+        try appendText(bytes, cdata: cdata)
+    }
+
+    /// A comment.
+    mutating func comment() throws(PropertyListError) {
+        // commentInValue: a comment inside a key or scalar reads differently to Apple's parser.
+        if case .scalar(let kind) = stack.last! {
+            throw PropertyListError(.commentInValue, "a comment inside <\(kind.rawValue)>")
         }
+    }
+
+    /// A processing instruction (the XML declaration is not one).
+    mutating func processingInstruction(target: String) throws(PropertyListError) {
+        // forbiddenNode
+        throw PropertyListError(.forbiddenNode, "processing instruction <?\(target)?> (only the XML declaration is allowed)")
+    }
+
+    /// A reference to an entity that is not predefined.
+    mutating func entityReference(name: String) throws(PropertyListError) {
+        // forbiddenNode
+        throw PropertyListError(.forbiddenNode, "entity reference &\(name); (no entities are declared in a property list)")
     }
 
     private mutating func start(_ element: PlistElement, _ name: String, _ attributes: [(name: String, value: String)]) throws(PropertyListError) {
@@ -246,21 +239,21 @@ struct PlistGrammar {
             }
             try countNode()
             stack.append(.scalar(.key))
-            text = ""
+            text.removeAll(keepingCapacity: true)
         case .scalar(let kind):
             try countObject()
             stack.append(.scalar(kind))
-            text = ""
+            text.removeAll(keepingCapacity: true)
         case .plist, .unknown:
             preconditionFailure("checked above")
         }
     }
 
-    private mutating func appendText(_ more: String, cdata: Bool) throws(PropertyListError) {
+    private mutating func appendText(_ more: UnsafeBufferPointer<UInt8>, cdata: Bool) throws(PropertyListError) {
         guard case .scalar(let kind) = stack.last! else {
             // misplacedCDATA / unexpectedText: containers hold elements and whitespace only.
             if cdata { throw PropertyListError(.misplacedCDATA, "CDATA between elements") }
-            if more.utf8.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) { return }
+            if more.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) { return }
             throw PropertyListError(.unexpectedText, "text between elements")
         }
         switch kind {
@@ -270,35 +263,37 @@ struct PlistGrammar {
         default:
             if cdata { throw PropertyListError(.misplacedCDATA, "CDATA inside <\(kind.rawValue)>") }
         }
-        if text.isEmpty { text = more } else { text += more }
+        text.append(contentsOf: more)
         // stringLimitExceeded / dataLimitExceeded (base64 text, loosely, before decoding)
         if kind == .data {
             let (allowance, overflow) = limits.maxDataBytes.addingReportingOverflow(limits.maxDataBytes / 2 + 3)
-            guard overflow || text.utf8.count / 4 * 3 <= allowance else {
+            guard overflow || text.count / 4 * 3 <= allowance else {
                 throw PropertyListError(.dataLimitExceeded, "data over the limit of \(limits.maxDataBytes) bytes")
             }
         } else {
-            guard text.utf8.count <= limits.maxStringBytes else {
+            guard text.count <= limits.maxStringBytes else {
                 throw PropertyListError(.stringLimitExceeded, "text over the limit of \(limits.maxStringBytes) bytes")
             }
         }
     }
 
-    private mutating func end(_ name: String) throws(PropertyListError) {
+    private mutating func end() throws(PropertyListError) {
         let frame = stack.removeLast()
         let value: PropertyListValue
         switch frame {
         case .scalar(.key):
-            try ScalarText.checkLeadingByteOrderMark(text)
+            // libxml2 hands over valid UTF-8 only.
+            let key = String(decoding: text, as: UTF8.self)
+            try ScalarText.checkLeadingByteOrderMark(key)
             // duplicateKey: each key once (canonically equivalent spellings count as one).
-            guard dictionaries[dictionaries.count - 1][text] == nil else {
+            guard dictionaries[dictionaries.count - 1][key] == nil else {
                 stack.append(frame)
-                throw PropertyListError(.duplicateKey, "key \"\(text)\" appears more than once")
+                throw PropertyListError(.duplicateKey, "key \"\(key)\" appears more than once")
             }
-            stack[stack.count - 1] = .dictionary(pendingKey: text)
+            stack[stack.count - 1] = .dictionary(pendingKey: key)
             return
         case .scalar(let kind):
-            value = try ScalarText.value(kind, text, limits: limits)
+            value = try ScalarText.value(kind, String(decoding: text, as: UTF8.self), limits: limits)
         case .array:
             value = .array(arrays.removeLast())
         case .dictionary(let pendingKey):

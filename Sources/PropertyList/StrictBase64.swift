@@ -1,0 +1,75 @@
+public import FoundationEssentials
+
+/// Strict base64 decoding shared by the text formats (XML `<data>`, typed JSON):
+/// the standard alphabet (`A–Z a–z 0–9 + /`), padded with `=` to a multiple of
+/// four symbols, padding only at the very end, and zero bits after the last
+/// symbol, so that exactly one text spells each byte string.
+/// See `Specs/xml-plist.md` ("Values", data) and `Specs/typed-json.md`.
+package enum StrictBase64 {
+    /// Decodes `text`; nil when it is not strict base64. With `skippingWhitespace`,
+    /// space, tab, line feed and carriage return may appear anywhere and are ignored.
+    package static func decode(_ text: String, skippingWhitespace: Bool) -> Data? {
+        var text = text
+        return text.withUTF8 { decode($0, skippingWhitespace: skippingWhitespace) }
+    }
+
+    /// Decodes UTF-8 bytes; see ``decode(_:skippingWhitespace:)-(String,_)``.
+    package static func decode(_ bytes: UnsafeBufferPointer<UInt8>, skippingWhitespace: Bool) -> Data? {
+        var output = Data(count: bytes.count / 4 * 3)
+        var written = 0
+        var quad: UInt32 = 0
+        var symbols = 0
+        var padding = 0
+        let valid = output.withUnsafeMutableBytes { (out: UnsafeMutableRawBufferPointer) -> Bool in
+            for byte in bytes {
+                let digit = sextet[Int(byte)]
+                if digit < 64 {
+                    // A symbol after padding.
+                    guard padding == 0 else { return false }
+                    quad = quad << 6 | UInt32(digit)
+                } else if digit == padSymbol {
+                    // Padding only in the last two places of a group.
+                    padding += 1
+                    guard symbols % 4 >= 2, padding <= 2 else { return false }
+                    quad <<= 6
+                } else if digit == whitespace && skippingWhitespace {
+                    continue
+                } else {
+                    return false
+                }
+                symbols += 1
+                if symbols % 4 == 0 {
+                    out[written] = UInt8(truncatingIfNeeded: quad >> 16)
+                    out[written + 1] = UInt8(truncatingIfNeeded: quad >> 8)
+                    out[written + 2] = UInt8(truncatingIfNeeded: quad)
+                    written += 3
+                    if padding > 0 {
+                        // Zero bits after the last symbol: 4 of them with "==", 2 with "=".
+                        let unused: UInt32 = padding == 2 ? 0xFFFF : 0xFF
+                        guard quad & unused == 0 else { return false }
+                    }
+                    quad = 0
+                }
+            }
+            return symbols % 4 == 0
+        }
+        guard valid else { return nil }
+        output.count = written - padding
+        return output
+    }
+
+    private static let padSymbol: UInt8 = 0xFE
+    private static let whitespace: UInt8 = 0xFD
+    private static let invalid: UInt8 = 0xFF
+
+    /// Each byte's 6-bit value, or one of the markers above.
+    private static let sextet: [UInt8] = {
+        var table = [UInt8](repeating: invalid, count: 256)
+        for (value, symbol) in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8.enumerated() {
+            table[Int(symbol)] = UInt8(value)
+        }
+        table[Int(UInt8(ascii: "="))] = padSymbol
+        for space in [0x20, 0x09, 0x0A, 0x0D] { table[space] = whitespace }
+        return table
+    }()
+}
