@@ -68,11 +68,12 @@ extension FuzzChecks {
     }
 
     /// True for the refusals that only say a profile or format cannot carry a
-    /// value: null, set, UUID and URL in the plain profile, the reserved string
-    /// `$null`, characters XML 1.0 cannot hold.
+    /// value: null, set, UUID and URL in the plain profile, a top-level
+    /// `$archiver` key in the plain profile (it would read back as an archive),
+    /// the reserved string `$null`, characters XML 1.0 cannot hold.
     static func cannotCarry(_ error: UserInfoError) -> Bool {
         switch error.code {
-        case .notPlistNative, .reservedString: return true
+        case .notPlistNative, .reservedString, .reservedKey: return true
         case .propertyList: return error.underlying?.code == .unrepresentableValue
         default: return false
         }
