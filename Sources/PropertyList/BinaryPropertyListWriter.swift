@@ -80,15 +80,16 @@ internal struct BinaryPropertyListFlattener {
             let count = dictionary.count
             entries.append(.dictionary(start: start, count: count))
             references.append(contentsOf: repeatElement(0, count: 2 * count))
-            let sorted = dictionary.sortedEntries
-            for (position, entry) in sorted.enumerated() {
-                references[start + position] = unique(.string(entry.key))
+            let order = dictionary.writerOrder
+            for (position, entry) in order.enumerated() {
+                references[start + position] = unique(.string(dictionary[entry].key))
             }
-            for (position, entry) in sorted.enumerated() {
+            for (position, entry) in order.enumerated() {
+                let (key, value) = dictionary[entry]
                 do {
-                    references[start + count + position] = try flatten(entry.value, depth: depth + 1)
+                    references[start + count + position] = try flatten(value, depth: depth + 1)
                 } catch {
-                    throw error.inside(.key(entry.key))
+                    throw error.inside(.key(key))
                 }
             }
             return number
@@ -167,7 +168,7 @@ internal struct BinaryPropertyListFlattener {
             appendBigEndian(date.timeIntervalSinceReferenceDate.bitPattern, width: 8, to: &out)
         case .data(let data):
             appendHeader(BinaryFormat.Marker.data, count: data.count, to: &out)
-            out.append(contentsOf: data)
+            data.withUnsafeBytes { out.append(contentsOf: $0) }
         case .string(let string):
             appendString(string, to: &out)
         case .uid(let uid):

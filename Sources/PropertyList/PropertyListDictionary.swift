@@ -61,31 +61,20 @@ public struct StringKeyedDictionary<Value: Hashable & Sendable>: Sendable {
     /// The keys in the order writers use: ascending by UTF-16 code units,
     /// as CoreFoundation sorts them. See `Specs/binary-plist.md`, "Key order".
     public var sortedKeys: [String] {
-        storage.keys.sorted(by: utf16Precedes)
+        let keys = storage.keys.elements
+        return UTF16Order.sortedIndices(keys).map { keys[$0] }
     }
 
     /// The entries in writer order (keys ascending by UTF-16 code units),
     /// without looking any key up again.
     package var sortedEntries: [(key: String, value: Value)] {
-        let keys = storage.keys.elements
-        let values = storage.values.elements
-        // The keys' UTF-8 bytes side by side, so that each comparison is a byte loop.
-        var bytes: [UInt8] = []
-        var spans: [Range<Int>] = []
-        spans.reserveCapacity(keys.count)
-        for var key in keys {
-            key.withUTF8 { utf8 in
-                spans.append(bytes.count..<(bytes.count + utf8.count))
-                bytes.append(contentsOf: utf8)
-            }
-        }
-        let order = bytes.withUnsafeBufferPointer { all in
-            keys.indices.sorted { i, j in
-                UTF16Order.precedes(UnsafeBufferPointer(rebasing: all[spans[i]]), UnsafeBufferPointer(rebasing: all[spans[j]]))
-                    ?? utf16Precedes(keys[i], keys[j])
-            }
-        }
-        return order.map { (keys[$0], values[$0]) }
+        writerOrder.map { self[$0] }
+    }
+
+    /// The positions of the entries in writer order (keys ascending by UTF-16
+    /// code units): `for position in d.writerOrder { let (key, value) = d[position] }`.
+    package var writerOrder: [Int] {
+        UTF16Order.sortedIndices(storage.keys.elements)
     }
 
     /// Returns a dictionary with the same keys and transformed values.
@@ -103,7 +92,7 @@ public func utf16Precedes(_ a: String, _ b: String) -> Bool {
     // supplementary characters (F0…F4, surrogates in UTF-16): compare bytes up to
     // the first difference, and only that pair of characters decides the case.
     var (a, b) = (a, b)
-    let byBytes: Bool? = a.withUTF8 { x in b.withUTF8 { y in UTF16Order.precedes(x, y) } }
+    let byBytes: Bool? = a.withUTF8 { x in b.withUTF8 { y in UTF16Order.precedesBytes(x, y) } }
     if let byBytes { return byBytes }
     var left = a.utf16.makeIterator()
     var right = b.utf16.makeIterator()
@@ -159,10 +148,47 @@ extension StringKeyedDictionary: ExpressibleByDictionaryLiteral {
 
 /// UTF-16 order decided on UTF-8 bytes where the two orders agree.
 enum UTF16Order {
+    /// The indices of `keys` in ascending UTF-16 order (the keys are distinct).
+    /// Dictionaries read from a file are usually in order already, which one
+    /// pass checks; otherwise each key's first eight UTF-8 bytes, as a
+    /// big-endian integer, decide most comparisons without touching the strings.
+    static func sortedIndices(_ keys: [String]) -> [Int] {
+        let count = keys.count
+        if count < 2 { return Array(0..<count) }
+        var prefixes: [UInt64] = []
+        prefixes.reserveCapacity(count)
+        for var key in keys {
+            prefixes.append(key.withUTF8 { utf8 in
+                var prefix: UInt64 = 0
+                let taken = min(8, utf8.count)
+                for k in 0..<taken { prefix = prefix << 8 | UInt64(utf8[k]) }
+                return taken == 8 ? prefix : prefix << (8 * UInt64(8 - taken))
+            })
+        }
+        // Prefixes compare as the bytes do, except that a shorter key padded with
+        // zeros ties with a longer one that continues with NUL: ties fall through.
+        // Between U+E000…U+FFFF and supplementary characters the two orders differ:
+        // a first difference in a lead byte EE/EF against F0…F4 falls through too.
+        func precedes(_ i: Int, _ j: Int) -> Bool {
+            let (p, q) = (prefixes[i], prefixes[j])
+            if p != q {
+                let shift = UInt64((p ^ q).leadingZeroBitCount & ~7)
+                let x = UInt8(truncatingIfNeeded: (p << shift) >> 56), y = UInt8(truncatingIfNeeded: (q << shift) >> 56)
+                let xHigh = x >= 0xEE && x <= 0xEF, yHigh = y >= 0xEE && y <= 0xEF
+                if !((xHigh && y >= 0xF0) || (x >= 0xF0 && yHigh)) { return p < q }
+            }
+            return utf16Precedes(keys[i], keys[j])
+        }
+        var inOrder = true
+        for i in 1..<count where !precedes(i - 1, i) { inOrder = false; break }
+        if inOrder { return Array(0..<count) }
+        return (0..<count).sorted(by: precedes)
+    }
+
     /// Whether `x` precedes `y` in UTF-16 order, or nil when the first
     /// difference sets a character of U+E000…U+FFFF against a supplementary one.
     @inline(__always)
-    static func precedes(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> Bool? {
+    static func precedesBytes(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> Bool? {
         let common = min(x.count, y.count)
         var i = 0
         while i < common && x[i] == y[i] { i += 1 }

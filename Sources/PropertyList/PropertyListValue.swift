@@ -1,4 +1,9 @@
 public import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// One value of a property list: the tree that every reader of this module
 /// produces and every writer consumes.
@@ -132,7 +137,11 @@ package enum ExactString {
     package static func equal(_ a: String, _ b: String) -> Bool {
         // Equal scalars are equal UTF-8 bytes.
         var (a, b) = (a, b)
-        return a.withUTF8 { x in b.withUTF8 { y in x.count == y.count && x.elementsEqual(y) } }
+        return a.withUTF8 { x in
+            b.withUTF8 { y in
+                x.count == y.count && (x.isEmpty || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0)
+            }
+        }
     }
 
     package static func hash(_ s: String, into hasher: inout Hasher) {

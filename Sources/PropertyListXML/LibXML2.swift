@@ -260,9 +260,9 @@ package enum LibXML2TextWriter {
         case .bool(let flag): xmlTextWriterWriteRaw(writer, flag ? "<true/>\n" : "<false/>\n")
         case .date(let date): simple("date", CivilTime(secondsSinceReference: date.timeIntervalSinceReferenceDate).iso8601)
         case .data(let data):
-            var out: [UInt8] = []
+            var out = ByteSink(capacity: 128)
             XMLLayout.appendData(data, indent: indent, &out)
-            xmlTextWriterWriteRaw(writer, String(decoding: out, as: UTF8.self))
+            xmlTextWriterWriteRaw(writer, String(decoding: out.takeBytes(), as: UTF8.self))
         case .uid(let uid):
             xmlTextWriterWriteRaw(writer, "<dict>\n\(tabs)\t<key>CF$UID</key>\n\(tabs)\t<integer>\(uid)</integer>\n\(tabs)</dict>\n")
         case .null: throw PropertyListError(.unrepresentableValue, "XML property lists cannot carry the null object")

@@ -37,3 +37,32 @@ struct KeyOrderTests {
         }
     }
 }
+
+/// `sortedKeys` and the writers' `sortedEntries` (integer prefixes, an
+/// already-sorted pass) order keys as a plain UTF-16 sort does.
+@Suite("Key order: dictionaries")
+struct DictionaryKeyOrderTests {
+    @Test("sortedKeys equals a plain UTF-16 sort, for keys in order, reversed and shuffled")
+    func sortedKeys() {
+        var rng = SystemRandomNumberGenerator()
+        let pools: [ClosedRange<UInt32>] = [0x61...0x63, 0x00...0x02, 0x20...0x7E, 0xE000...0xE002, 0x10000...0x10002, 0xFFFD...0xFFFD]
+        for _ in 0..<3_000 {
+            var keys = Set<String>()
+            for _ in 0..<Int.random(in: 0...24, using: &rng) {
+                var scalars = String.UnicodeScalarView()
+                // Long shared prefixes make the eight-byte prefixes tie.
+                if Bool.random(using: &rng) { scalars.append(contentsOf: "prefix12".unicodeScalars) }
+                for _ in 0..<Int.random(in: 0...10, using: &rng) {
+                    scalars.append(Unicode.Scalar(UInt32.random(in: pools.randomElement(using: &rng)!, using: &rng))!)
+                }
+                keys.insert(String(scalars))
+            }
+            let expected = keys.sorted { $0.utf16.lexicographicallyPrecedes($1.utf16) }
+            for arrangement in [expected, Array(expected.reversed()), expected.shuffled(using: &rng)] {
+                let dictionary = PropertyListDictionary(uniqueKeysWithValues: arrangement.map { ($0, PropertyListValue.bool(true)) })
+                #expect(dictionary.sortedKeys == expected)
+                #expect(dictionary.sortedEntries.map(\.key) == expected)
+            }
+        }
+    }
+}
