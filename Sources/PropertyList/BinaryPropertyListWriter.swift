@@ -124,10 +124,8 @@ internal struct BinaryPropertyListFlattener {
     /// Writes header, objects, offset table and trailer.
     func serialize() -> [UInt8] {
         let referenceSize = Self.byteWidth(UInt64(entries.count))
-        var out: [UInt8] = []
-        out.reserveCapacity(64 + entries.count * 8 + references.count * referenceSize)
-        out.append(contentsOf: BinaryFormat.magic)
-        out.append(contentsOf: BinaryFormat.version)
+        var out = ByteSink(capacity: 64 + entries.count * 8 + references.count * referenceSize)
+        out.append("bplist00")
         var offsets: [Int] = []
         offsets.reserveCapacity(entries.count)
         for entry in entries {
@@ -146,16 +144,16 @@ internal struct BinaryPropertyListFlattener {
         let tableOffset = out.count
         let offsetSize = Self.byteWidth(UInt64(tableOffset))
         for offset in offsets { Self.appendBigEndian(UInt64(offset), width: offsetSize, to: &out) }
-        out.append(contentsOf: repeatElement(0, count: 6))
+        out.append(repeating: 0, count: 6)
         out.append(UInt8(offsetSize))
         out.append(UInt8(referenceSize))
         Self.appendBigEndian(UInt64(entries.count), width: 8, to: &out)
         Self.appendBigEndian(0, width: 8, to: &out)  // the top object is always object 0
         Self.appendBigEndian(UInt64(tableOffset), width: 8, to: &out)
-        return out
+        return out.takeBytes()
     }
 
-    private static func appendScalar(_ value: PropertyListValue, to out: inout [UInt8]) {
+    private static func appendScalar(_ value: PropertyListValue, to out: inout ByteSink) {
         switch value {
         case .null: out.append(BinaryFormat.Marker.null)
         case .bool(let flag): out.append(flag ? BinaryFormat.Marker.trueValue : BinaryFormat.Marker.falseValue)
@@ -168,7 +166,7 @@ internal struct BinaryPropertyListFlattener {
             appendBigEndian(date.timeIntervalSinceReferenceDate.bitPattern, width: 8, to: &out)
         case .data(let data):
             appendHeader(BinaryFormat.Marker.data, count: data.count, to: &out)
-            data.withUnsafeBytes { out.append(contentsOf: $0) }
+            data.withUnsafeBytes { out.append($0.assumingMemoryBound(to: UInt8.self)) }
         case .string(let string):
             appendString(string, to: &out)
         case .uid(let uid):
@@ -181,7 +179,7 @@ internal struct BinaryPropertyListFlattener {
     }
 
     /// Smallest of 1, 2, 4, 8 bytes (unsigned); negatives take 8; above `Int64.max`, 16.
-    private static func appendInteger(_ integer: PropertyListInteger, to out: inout [UInt8]) {
+    private static func appendInteger(_ integer: PropertyListInteger, to out: inout ByteSink) {
         if let value = integer.int64Value {
             appendUnsignedOrNegative(value, to: &out)
         } else {
@@ -191,7 +189,7 @@ internal struct BinaryPropertyListFlattener {
         }
     }
 
-    private static func appendUnsignedOrNegative(_ value: Int64, to out: inout [UInt8]) {
+    private static func appendUnsignedOrNegative(_ value: Int64, to out: inout ByteSink) {
         let bits = UInt64(bitPattern: value)
         switch bits {
         case 0...0xFF:
@@ -206,12 +204,12 @@ internal struct BinaryPropertyListFlattener {
     }
 
     /// ASCII strings as 0x5n bytes; any other as 0x6n UTF-16BE units.
-    private static func appendString(_ string: String, to out: inout [UInt8]) {
+    private static func appendString(_ string: String, to out: inout ByteSink) {
         var string = string
         let ascii = string.withUTF8 { utf8 -> Bool in
             guard BinaryFormat.isASCII(UnsafeRawBufferPointer(utf8)) else { return false }
             appendHeader(BinaryFormat.Marker.asciiString, count: utf8.count, to: &out)
-            out.append(contentsOf: utf8)
+            out.append(utf8)
             return true
         }
         if !ascii {
@@ -225,7 +223,7 @@ internal struct BinaryPropertyListFlattener {
     }
 
     /// A marker with the count in its low nibble, or 0xF and an integer object.
-    private static func appendHeader(_ marker: UInt8, count: Int, to out: inout [UInt8]) {
+    private static func appendHeader(_ marker: UInt8, count: Int, to out: inout ByteSink) {
         if count < 15 {
             out.append(marker | UInt8(count))
         } else {
@@ -235,12 +233,8 @@ internal struct BinaryPropertyListFlattener {
     }
 
     @inline(__always)
-    private static func appendBigEndian(_ value: UInt64, width: Int, to out: inout [UInt8]) {
-        var shift = (width - 1) * 8
-        while shift >= 0 {
-            out.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
-            shift -= 8
-        }
+    private static func appendBigEndian(_ value: UInt64, width: Int, to out: inout ByteSink) {
+        out.append(bigEndian: value, width: width)
     }
 
     /// The smallest of 1, 2, 4 or 8 bytes that holds `value` (CoreFoundation's rule).
