@@ -201,7 +201,9 @@ final class XMLSAXParser {
     fileprivate static func element(_ pointer: UnsafePointer<xmlChar>?, prefix: UnsafePointer<xmlChar>?) -> (PlistElement, String) {
         guard let pointer else { return (.unknown, "") }
         if let prefix { return (.unknown, String(cString: prefix) + ":" + String(cString: pointer)) }
-        for (element, name, bytes) in PlistElement.names {
+        // The first letter narrows the plist names to one or two.
+        let first = pointer[0]
+        for (element, name, bytes) in PlistElement.names where bytes[0] == first {
             var i = 0
             while i < bytes.count, pointer[i] == bytes[i] { i += 1 }
             if i == bytes.count, pointer[i] == 0 { return (element, name) }

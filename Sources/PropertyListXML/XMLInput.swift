@@ -202,18 +202,24 @@ enum XMLInput {
                 guard i < count else { break }
                 let byte = bytes[i]
                 if byte == UInt8(ascii: "<") {
-                    referencesExpand = bytes.hasPrefix("<string>", at: i) || bytes.hasPrefix("<key>", at: i)
-                    if bytes.hasPrefix("<!--", at: i) {
+                    let next = i + 1 < count ? bytes[i + 1] : 0
+                    referencesExpand = (next == UInt8(ascii: "s") && bytes.hasPrefix("<string>", at: i))
+                        || (next == UInt8(ascii: "k") && bytes.hasPrefix("<key>", at: i))
+                    if next == UInt8(ascii: "!"), bytes.hasPrefix("<!--", at: i) {
                         guard let end = bytes.firstIndex(of: "-->", from: i + 4) else { return nil }
                         i = end + 3
                         continue
                     }
-                    if bytes.hasPrefix("<![CDATA[", at: i) {
+                    if next == UInt8(ascii: "!"), bytes.hasPrefix("<![CDATA[", at: i) {
                         guard let end = bytes.firstIndex(of: "]]>", from: i + 9) else { return nil }
                         i = end + 3
                         continue
                     }
-                    let j = bytes.firstIndex(of: UInt8(ascii: ">"), in: (i + 1)..<min(count, i + 1 + maxTagBytes))
+                    // Most tags are short: a plain loop first, then memchr.
+                    let tagEnd = min(count, i + 1 + maxTagBytes)
+                    var j = i + 1
+                    while j < min(tagEnd, i + 16), bytes[j] != UInt8(ascii: ">") { j += 1 }
+                    if j == i + 16 { j = bytes.firstIndex(of: UInt8(ascii: ">"), in: j..<tagEnd) }
                     guard j - i <= maxTagBytes else {
                         return (.tagTooLong, "a tag longer than \(maxTagBytes) bytes", i)
                     }
