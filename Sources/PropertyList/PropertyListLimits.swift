@@ -29,6 +29,7 @@ public struct PropertyListLimits: Sendable, Hashable {
     /// place it appears (and dictionary keys). This is the guard against a
     /// small file whose shared references describe an exponential tree.
     /// Default 2²⁴. Error: ``PropertyListError/Code/expansionLimitExceeded``.
+    /// (The binary reader caps this at 2⁴² − 1 and the depth at 2²⁰ − 2.)
     public var maxMaterializedNodes: Int
 
     /// Creates limits; every parameter defaults to the documented default.

@@ -55,6 +55,9 @@ final class XMLSAXParser {
     private(set) var endPosition = (line: 1, column: 1)
     private var context: xmlParserCtxtPtr?
 
+    /// Bytes handed to libxml2 per push.
+    static let chunkBytes = 256 << 10
+
     init(grammar: PlistGrammar) {
         grammarStorage = .allocate(capacity: 1)
         grammarStorage.initialize(to: grammar)
@@ -82,9 +85,18 @@ final class XMLSAXParser {
         xmlCtxtUseOptions(context, LibXML2.parserOptions)
         // The bytes are UTF-8 whatever the declaration says (XMLInput checked it).
         if let utf8Handler = xmlFindCharEncodingHandler("UTF-8") { xmlSwitchToEncoding(context, utf8Handler) }
+        // Pushed in chunks, so that libxml2 holds only a window of the document
+        // (it drops what it has parsed), never a second copy of all of it.
         utf8.withUnsafeBufferPointer { bytes in
             bytes.withMemoryRebound(to: CChar.self) { chars in
-                _ = xmlParseChunk(context, chars.baseAddress, Int32(chars.count), 1)
+                var offset = 0
+                repeat {
+                    let length = min(Self.chunkBytes, chars.count - offset)
+                    let last = offset + length == chars.count
+                    let status = xmlParseChunk(context, chars.baseAddress.map { $0 + offset }, Int32(length), last ? 1 : 0)
+                    offset += length
+                    if status != 0 || stopped { break }
+                } while offset < chars.count
             }
         }
         // No startDocument handler, so no document is built; free one defensively.

@@ -238,6 +238,31 @@ struct XMLReaderRuleTests {
         if case .lineColumn(let line, _)? = error?.location { #expect(line == 8) } else { Issue.record("no line") }
     }
 
+    @Test("documents larger than one push to libxml2 (256 KiB) read whole, and errors past it keep their line and key path")
+    func pushedInChunks() throws {
+        // 40,000 entries with multi-byte text: about 1.5 MB, so values, keys and
+        // tags straddle the chunk boundaries somewhere.
+        var entries: [(String, PropertyListValue)] = []
+        for index in 0..<40_000 {
+            entries.append(("key-\(index)-é", .string("välue \(index) <&> ☃")))
+        }
+        let value = PropertyListValue.dictionary(PropertyListDictionary(uniqueKeysWithValues: entries))
+        let xml = try XMLPropertyListWriter().writeBytes(value)
+        #expect(xml.count > 4 * (256 << 10))
+        #expect(try XMLPropertyListReader().read(xml) == value)
+        // The same document with one value broken, past the first chunks (keys are
+        // written in order, so key-39999-é is not last): the error names its line.
+        var text = String(decoding: xml, as: UTF8.self)
+        let lastValue = text.range(of: "<string>välue 39999 &lt;&amp;&gt; ☃</string>", options: .backwards)!
+        text.replaceSubrange(lastValue, with: "<integer>välue 39999</integer>")
+        let error = xmlError(Array(text.utf8))
+        #expect(error?.code == .invalidInteger)
+        #expect(error?.keyPath.description == "key-39999-é")
+        let brokenLine = text.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains("<integer>") }! + 1
+        #expect(brokenLine > 10_000)
+        if case .lineColumn(let line, _)? = error?.location { #expect(line == brokenLine) } else { Issue.record("no line") }
+    }
+
     @Test("an external entity pointing at an existing file: refused, its content never appears, no file is opened")
     func externalEntity() throws {
         let directory = try Peers.temporaryDirectory()
