@@ -73,7 +73,7 @@ enum XMLLayout {
                 throw PropertyListError(.invalidDate, "a date must lie within ±10^15 seconds of 2001")
             }
             put("<date>", &out)
-            out.append(appleDate(CivilTime(secondsSinceReference: seconds)))
+            appendDate(CivilTime(secondsSinceReference: seconds), &out)
             put("</date>\n", &out)
         case .data(let data):
             appendData(data, indent: indent, &out)
@@ -129,6 +129,39 @@ enum XMLLayout {
     static func appleDate(_ civil: CivilTime) -> String {
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
         return "\(appleYear(civil.year))-\(two(civil.month))-\(two(civil.day))T\(two(civil.hour)):\(two(civil.minute)):\(two(civil.second))Z"
+    }
+
+    /// ``appleDate(_:)`` written straight into `out`: the common four-digit
+    /// years digit by digit, others through ``appleYear(_:)``.
+    static func appendDate(_ civil: CivilTime, _ out: inout ByteSink) {
+        if civil.year >= 0 && civil.year <= 9999 {
+            appendDigits(civil.year, 4, &out)
+        } else {
+            out.append(appleYear(civil.year))
+        }
+        out.append(UInt8(ascii: "-"))
+        appendDigits(civil.month, 2, &out)
+        out.append(UInt8(ascii: "-"))
+        appendDigits(civil.day, 2, &out)
+        out.append(UInt8(ascii: "T"))
+        appendDigits(civil.hour, 2, &out)
+        out.append(UInt8(ascii: ":"))
+        appendDigits(civil.minute, 2, &out)
+        out.append(UInt8(ascii: ":"))
+        appendDigits(civil.second, 2, &out)
+        out.append(UInt8(ascii: "Z"))
+    }
+
+    /// `value` (non-negative, below 10^width) in exactly `width` digits.
+    private static func appendDigits(_ value: Int, _ width: Int, _ out: inout ByteSink) {
+        var divisor = 1
+        for _ in 1..<width { divisor *= 10 }
+        var rest = value
+        while divisor > 0 {
+            out.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest / divisor))
+            rest %= divisor
+            divisor /= 10
+        }
     }
 
     static func appleYear(_ year: Int) -> String {
