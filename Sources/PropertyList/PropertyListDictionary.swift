@@ -155,27 +155,32 @@ enum UTF16Order {
     static func sortedIndices(_ keys: [String]) -> [Int] {
         let count = keys.count
         if count < 2 { return Array(0..<count) }
-        var prefixes: [UInt64] = []
-        prefixes.reserveCapacity(count)
+        // Two big-endian words per key: its first sixteen UTF-8 bytes, zero-padded.
+        var words: [UInt64] = []
+        words.reserveCapacity(2 * count)
         for var key in keys {
-            prefixes.append(key.withUTF8 { utf8 in
-                var prefix: UInt64 = 0
-                let taken = min(8, utf8.count)
-                for k in 0..<taken { prefix = prefix << 8 | UInt64(utf8[k]) }
-                return taken == 8 ? prefix : prefix << (8 * UInt64(8 - taken))
-            })
+            key.withUTF8 { utf8 in
+                for word in 0..<2 {
+                    var value: UInt64 = 0
+                    for k in (8 * word)..<(8 * word + 8) { value = value << 8 | UInt64(k < utf8.count ? utf8[k] : 0) }
+                    words.append(value)
+                }
+            }
         }
+        let prefixes = words  // a constant, so the comparator reads it without exclusivity checks
         // Prefixes compare as the bytes do, except that a shorter key padded with
         // zeros ties with a longer one that continues with NUL: ties fall through.
         // Between U+E000…U+FFFF and supplementary characters the two orders differ:
         // a first difference in a lead byte EE/EF against F0…F4 falls through too.
         func precedes(_ i: Int, _ j: Int) -> Bool {
-            let (p, q) = (prefixes[i], prefixes[j])
-            if p != q {
+            for word in 0..<2 {
+                let (p, q) = (prefixes[2 * i + word], prefixes[2 * j + word])
+                if p == q { continue }
                 let shift = UInt64((p ^ q).leadingZeroBitCount & ~7)
                 let x = UInt8(truncatingIfNeeded: (p << shift) >> 56), y = UInt8(truncatingIfNeeded: (q << shift) >> 56)
                 let xHigh = x >= 0xEE && x <= 0xEF, yHigh = y >= 0xEE && y <= 0xEF
-                if !((xHigh && y >= 0xF0) || (x >= 0xF0 && yHigh)) { return p < q }
+                if (xHigh && y >= 0xF0) || (x >= 0xF0 && yHigh) { break }
+                return p < q
             }
             return utf16Precedes(keys[i], keys[j])
         }

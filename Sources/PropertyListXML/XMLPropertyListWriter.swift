@@ -191,7 +191,14 @@ enum XMLLayout {
             if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { return 0xFEFF }
             var run = 0
             var i = 0
-            while i < bytes.count {
+            let count = bytes.count
+            let raw = UnsafeRawPointer(bytes.baseAddress)
+            while i < count {
+                // Eight plain ASCII bytes at a time: none below 0x20, none of & < >, no high bit.
+                if i + 8 <= count, let raw {
+                    let word = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                    if !XMLLayout.mayNeedEscaping(word) { i += 8; continue }
+                }
                 let byte = bytes[i]
                 if byte >= 0x20, byte != 0x26, byte != 0x3C, byte != 0x3E, byte != 0xEF { i += 1; continue }
                 out.append(UnsafeBufferPointer(rebasing: bytes[run..<i]))
@@ -222,6 +229,18 @@ enum XMLLayout {
                 ? "Apple's XML parser drops a U+FEFF at the start of a string or key"
                 : "XML cannot carry the character U+\(String(refused, radix: 16, uppercase: true))")
         }
+    }
+
+    /// False when none of the eight bytes of `word` can need escaping or refusal:
+    /// all are ASCII, none is a C0 control, `&`, `<` or `>`.
+    @inline(__always)
+    static func mayNeedEscaping(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        // A byte below 0x20 borrows when 0x20 is subtracted (exact for ASCII bytes).
+        let control = (word &- ones &* 0x20) & ~word
+        let amp = word ^ (ones &* 0x26), lt = word ^ (ones &* 0x3C), gt = word ^ (ones &* 0x3E)
+        let specials = ((amp &- ones) & ~amp) | ((lt &- ones) & ~lt) | ((gt &- ones) & ~gt)
+        return (control | specials | word) & highs != 0
     }
 
     /// Apple's spelling of a real: `%.17g`, `0.0` for zero (`-0.0` for negative
