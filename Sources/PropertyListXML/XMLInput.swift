@@ -76,36 +76,16 @@ enum XMLInput {
         return utf8
     }
 
-    /// The offset of the first byte that does not belong to valid UTF-8.
+    /// The offset of the first byte that does not belong to valid UTF-8
+    /// (overlong forms, surrogates, values above U+10FFFF, truncated sequences),
+    /// found by the standard library's validator.
     static func firstInvalidUTF8(_ bytes: [UInt8]) -> Int? {
-        var i = 0
-        let n = bytes.count
-        while i < n {
-            // Eight ASCII bytes at a time.
-            if i + 8 <= n, bytes.withUnsafeBytes({ $0.loadUnaligned(fromByteOffset: i, as: UInt64.self) }) & 0x8080_8080_8080_8080 == 0 {
-                i += 8
-                continue
-            }
-            let b = bytes[i]
-            if b < 0x80 { i += 1; continue }
-            let length: Int, minimum: UInt32
-            switch b {
-            case 0xC2...0xDF: length = 2; minimum = 0x80
-            case 0xE0...0xEF: length = 3; minimum = 0x800
-            case 0xF0...0xF4: length = 4; minimum = 0x10000
-            default: return i
-            }
-            guard i + length <= n else { return i }
-            var scalar = UInt32(b) & (0xFF >> UInt32(length + 1))
-            for k in 1..<length {
-                let c = bytes[i + k]
-                guard c & 0xC0 == 0x80 else { return i }
-                scalar = scalar << 6 | UInt32(c & 0x3F)
-            }
-            guard scalar >= minimum, scalar <= 0x10FFFF, !(0xD800...0xDFFF).contains(scalar) else { return i }
-            i += length
+        do {
+            _ = try UTF8Span(validating: bytes.span)
+            return nil
+        } catch {
+            return error.byteOffsets.lowerBound
         }
-        return nil
     }
 
     /// 1-based line and column of a byte offset (columns count bytes, as libxml2's do).
