@@ -193,11 +193,17 @@ enum XMLLayout {
             var i = 0
             let count = bytes.count
             let raw = UnsafeRawPointer(bytes.baseAddress)
+            // Where the byte-by-byte scan may hand back to the word-at-a-time one.
+            var bytewiseUntil = 0
             while i < count {
-                // Eight plain ASCII bytes at a time: none below 0x20, none of & < >, no high bit.
-                if i + 8 <= count, let raw {
-                    let word = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-                    if !XMLLayout.mayNeedEscaping(word) { i += 8; continue }
+                // Eight plain ASCII bytes at a time (none below 0x20, none of & < >,
+                // no high bit); a word that fails is then scanned byte by byte.
+                if i >= bytewiseUntil {
+                    if i + 8 <= count, let raw, !XMLLayout.mayNeedEscaping(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) {
+                        i += 8
+                        continue
+                    }
+                    bytewiseUntil = i + 8
                 }
                 let byte = bytes[i]
                 if byte >= 0x20, byte != 0x26, byte != 0x3C, byte != 0x3E, byte != 0xEF { i += 1; continue }
