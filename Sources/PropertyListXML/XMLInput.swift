@@ -116,9 +116,10 @@ enum XMLInput {
         return String(decoding: utf8[start..<close], as: UTF8.self)
     }
 
-    /// forbiddenDeclaration / forbiddenNode: in the prolog, a document type has no
-    /// internal subset (so no entity, element or attribute declaration can exist,
-    /// and libxml2 never expands any), and no processing instruction appears.
+    /// forbiddenDeclaration / forbiddenNode / emptyPrologComment: in the prolog, a
+    /// document type has no internal subset (so no entity, element or attribute
+    /// declaration can exist, and libxml2 never expands any), no processing
+    /// instruction appears, and no comment is empty.
     static func checkProlog(_ utf8: [UInt8]) throws(PropertyListError) {
         var i = 0
         func skipWhitespace() { while i < utf8.count, utf8[i] == 0x20 || utf8[i] == 0x09 || utf8[i] == 0x0A || utf8[i] == 0x0D { i += 1 } }
@@ -133,6 +134,10 @@ enum XMLInput {
             guard i < utf8.count else { return }
             if at("<!--") {
                 guard let end = find(Array("-->".utf8), in: utf8, from: i + 4) else { return }
+                // emptyPrologComment: CoreFoundation reads `<!---->` here as unterminated.
+                if end == i + 4 {
+                    throw fail(.emptyPrologComment, "an empty comment <!----> before the root element (Apple's parser reads it as unterminated)")
+                }
                 i = end + 3
             } else if at("<?") {
                 throw fail(.forbiddenNode, "a processing instruction (only the XML declaration is allowed)")
@@ -320,6 +325,8 @@ extension PropertyListError.Code {
     public static let ambiguousLineEnding = Self("ambiguousLineEnding")
     /// A string or key starting with U+FEFF (Apple's parser drops it, libxml2 keeps it).
     public static let leadingByteOrderMark = Self("leadingByteOrderMark")
+    /// An empty comment `<!---->` before the root element, which Apple's parser reads as unterminated.
+    public static let emptyPrologComment = Self("emptyPrologComment")
     /// A character or entity reference outside `<string>` and `<key>` text, which
     /// Apple's parser does not expand there.
     public static let misplacedReference = Self("misplacedReference")

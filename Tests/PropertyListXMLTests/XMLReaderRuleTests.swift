@@ -60,6 +60,8 @@ struct XMLReaderRuleTests {
         let bom8 = [0xEF, 0xBB, 0xBF] + Array("<plist><string>x</string></plist>".utf8)
         #expect(try XMLPropertyListReader().read(bom8) == "x")
         #expect(try XMLPropertyListReader().read(xml("<!-- a comment --><plist version=\"1.0\"><!-- here too --><array><!-- and here --></array></plist>")) == [])
+        // Empty comments are read alike by both parsers inside and after the root (not before it: emptyPrologComment).
+        #expect(try XMLPropertyListReader().read(Array("<!-- --><plist><array><!----><true/></array></plist><!---->".utf8)) == [true])
     }
 
     @Test("integers: decimal with sign and leading zeros, hexadecimal; in [-2^63, 2^64)")
@@ -99,6 +101,9 @@ struct XMLReaderRuleTests {
         (.forbiddenDeclaration, #"<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd" [ ]><plist/>"#),
         (.malformedXML, #"<plist><string>&undeclared;</string></plist>"#),
         (.forbiddenNode, #"<?xml-stylesheet href="x"?><plist><string>x</string></plist>"#),
+        (.emptyPrologComment, "<!----><plist><true/></plist>"),
+        (.emptyPrologComment, #"<?xml version="1.0"?><!----><dict><key>a</key><true/></dict>"#),
+        (.emptyPrologComment, "<!-- x -->\n<!---->\n<plist><true/></plist>"),
         (.forbiddenNode, #"<plist><?php echo 1; ?><string>x</string></plist>"#),
         (.unknownElement, #"<plist xmlns:xi="http://www.w3.org/2001/XInclude" version="1.0"><xi:include href="/etc/passwd" parse="text"/></plist>"#.replacingOccurrences(of: #" xmlns:xi="http://www.w3.org/2001/XInclude" version="1.0""#, with: "")),
         (.unexpectedRoot, #"<plist xmlns:xi="http://www.w3.org/2001/XInclude"><xi:include href="/etc/passwd" parse="text"/></plist>"#),
