@@ -196,8 +196,8 @@ enum XMLLayout {
             // Where the byte-by-byte scan may hand back to the word-at-a-time one.
             var bytewiseUntil = 0
             while i < count {
-                // Eight plain ASCII bytes at a time (none below 0x20, none of & < >,
-                // no high bit); a word that fails is then scanned byte by byte.
+                // Eight plain bytes at a time (none below 0x20, none of & < > 0xEF);
+                // a word that fails is then scanned byte by byte.
                 if i >= bytewiseUntil {
                     if i + 8 <= count, let raw, !XMLLayout.mayNeedEscaping(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) {
                         i += 8
@@ -238,15 +238,17 @@ enum XMLLayout {
     }
 
     /// False when none of the eight bytes of `word` can need escaping or refusal:
-    /// all are ASCII, none is a C0 control, `&`, `<` or `>`.
+    /// none is a C0 control, `&`, `<`, `>`, or 0xEF (the lead byte of U+FFFE and
+    /// U+FFFF). Each test finds whether such a byte exists, exactly; a flag may
+    /// land on the wrong byte, which does not matter here.
     @inline(__always)
     static func mayNeedEscaping(_ word: UInt64) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-        // A byte below 0x20 borrows when 0x20 is subtracted (exact for ASCII bytes).
+        // A byte below 0x20 borrows when 0x20 is subtracted; bytes from 0x80 up never flag.
         let control = (word &- ones &* 0x20) & ~word
-        let amp = word ^ (ones &* 0x26), lt = word ^ (ones &* 0x3C), gt = word ^ (ones &* 0x3E)
-        let specials = ((amp &- ones) & ~amp) | ((lt &- ones) & ~lt) | ((gt &- ones) & ~gt)
-        return (control | specials | word) & highs != 0
+        let amp = word ^ (ones &* 0x26), lt = word ^ (ones &* 0x3C), gt = word ^ (ones &* 0x3E), ef = word ^ (ones &* 0xEF)
+        let specials = ((amp &- ones) & ~amp) | ((lt &- ones) & ~lt) | ((gt &- ones) & ~gt) | ((ef &- ones) & ~ef)
+        return (control | specials) & highs != 0
     }
 
     /// Apple's spelling of a real: `%.17g`, `0.0` for zero (`-0.0` for negative
