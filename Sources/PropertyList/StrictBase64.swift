@@ -1,4 +1,4 @@
-public import FoundationEssentials
+package import FoundationEssentials
 
 /// Strict base64 decoding shared by the text formats (XML `<data>`, typed JSON):
 /// the standard alphabet (`A–Z a–z 0–9 + /`), padded with `=` to a multiple of
