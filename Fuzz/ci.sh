@@ -10,7 +10,7 @@ status=0
 mkdir -p "$here/.work"
 for target in $("$here/run.sh" --list); do
   if "$here/run.sh" "$target" "$seconds" > "$here/.work/$target-ci.log" 2>&1; then
-    echo "fuzz $target: $(grep -E '^#[0-9]+ +DONE' "$here/.work/$target-ci.log" | tail -1)"
+    echo "fuzz $target: $(grep -E '^#[0-9]+[[:space:]]+DONE' "$here/.work/$target-ci.log" | tail -1)"
   else
     echo "fuzz $target: FINDING (log follows)"; tail -40 "$here/.work/$target-ci.log"; status=1
   fi
