@@ -62,5 +62,11 @@ struct ProfileTests {
     @Test("propertyList: bytes that are no property list are refused with the underlying error")
     func notAPropertyList() {
         #expect(throws: UserInfoError(.propertyList, "")) { try codec.decode(Data("hello".utf8)) }
+        // unknownFormat: neither the binary magic nor, after whitespace, an XML "<".
+        do {
+            _ = try codec.decode(Data("hello".utf8))
+        } catch {
+            #expect(error.underlying?.code == .unknownFormat)
+        }
     }
 }
