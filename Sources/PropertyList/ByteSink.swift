@@ -94,7 +94,8 @@ package struct ByteSink: ~Copyable {
         used = at
     }
 
-    package mutating func append(_ string: String) {
+    /// A string's UTF-8 bytes (labelled, so that a literal always takes the StaticString overload).
+    package mutating func append(string: String) {
         var string = string
         string.withUTF8 { append($0) }
     }

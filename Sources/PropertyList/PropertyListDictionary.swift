@@ -65,12 +65,6 @@ public struct StringKeyedDictionary<Value: Hashable & Sendable>: Sendable {
         return UTF16Order.sortedIndices(keys).map { keys[$0] }
     }
 
-    /// The entries in writer order (keys ascending by UTF-16 code units),
-    /// without looking any key up again.
-    package var sortedEntries: [(key: String, value: Value)] {
-        writerOrder.map { self[$0] }
-    }
-
     /// The positions of the entries in writer order (keys ascending by UTF-16
     /// code units): `for position in d.writerOrder { let (key, value) = d[position] }`.
     package var writerOrder: [Int] {

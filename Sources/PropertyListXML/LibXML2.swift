@@ -50,7 +50,6 @@ final class XMLSAXParser {
     private(set) var failure: PropertyListError?
     /// The first diagnostic libxml2 reported: message, line, column.
     fileprivate(set) var diagnostic: (message: String, line: Int, column: Int)?
-    fileprivate var hasDiagnostic: Bool { if case .some = diagnostic { return true }; return false }
     /// Where the parser stopped: line and column.
     private(set) var endPosition = (line: 1, column: 1)
     private var context: xmlParserCtxtPtr?
@@ -202,7 +201,7 @@ final class XMLSAXParser {
             XMLSAXParser.parser(context)?.step { grammar throws(PropertyListError) in try grammar.entityReference(name: XMLSAXParser.string(name)) }
         }
         sax.pointee.serror = { context, error in
-            guard let parser = XMLSAXParser.parser(context), let error, !parser.hasDiagnostic else { return }
+            guard let parser = XMLSAXParser.parser(context), let error, parser.diagnostic == nil else { return }
             let message = error.pointee.message.map { String(cString: $0) } ?? "XML error"
             parser.diagnostic = (message.trimmingTrailingNewlines, Int(error.pointee.line), Int(error.pointee.int2))
         }

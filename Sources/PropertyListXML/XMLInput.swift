@@ -100,8 +100,8 @@ enum XMLInput {
 
     /// The `encoding` pseudo-attribute of the XML declaration, if any.
     static func declaredEncoding(_ utf8: [UInt8]) -> String? {
-        guard utf8.starts(with: Array("<?xml".utf8)), let end = find(Array("?>".utf8), in: utf8, from: 0),
-              let name = find(Array("encoding".utf8), in: Array(utf8[0..<end]), from: 0) else { return nil }
+        guard utf8.starts(with: Array("<?xml".utf8)), let end = find("?>", in: utf8, from: 0),
+              let name = find("encoding", in: utf8, from: 0), name + 8 <= end else { return nil }
         let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
         var i = name + 8
         while i < end, isSpace(utf8[i]) { i += 1 }
@@ -128,12 +128,12 @@ enum XMLInput {
             let (line, column) = lineColumn(utf8, i)
             return PropertyListError(code, reason, at: .lineColumn(line: line, column: column))
         }
-        if at("<?xml"), let end = find(Array("?>".utf8), in: utf8, from: i) { i = end + 2 }
+        if at("<?xml"), let end = find("?>", in: utf8, from: i) { i = end + 2 }
         while true {
             skipWhitespace()
             guard i < utf8.count else { return }
             if at("<!--") {
-                guard let end = find(Array("-->".utf8), in: utf8, from: i + 4) else { return }
+                guard let end = find("-->", in: utf8, from: i + 4) else { return }
                 // emptyPrologComment: CoreFoundation reads `<!---->` here as unterminated.
                 if end == i + 4 {
                     throw fail(.emptyPrologComment, "an empty comment <!----> before the root element (Apple's parser reads it as unterminated)")
@@ -259,14 +259,31 @@ enum XMLInput {
         }
     }
 
-    static func find(_ needle: [UInt8], in haystack: [UInt8], from start: Int) -> Int? {
-        guard needle.count <= haystack.count else { return nil }
-        var i = start
-        while i + needle.count <= haystack.count {
-            if haystack[i] == needle[0], haystack[i..<(i + needle.count)].elementsEqual(needle) { return i }
-            i += 1
-        }
-        return nil
+    /// The offset of the first `literal` in `bytes` at or after `start`.
+    static func find(_ literal: StaticString, in bytes: [UInt8], from start: Int) -> Int? {
+        bytes.withUnsafeBufferPointer { $0.firstIndex(of: literal, from: start) }
+    }
+}
+
+/// Eight bytes at a time, as one `UInt64`: each function sets the high bit of
+/// some byte exactly when the word holds such a byte. The lowest flag marks the
+/// first such byte; flags above it may be spurious (borrows), which callers
+/// either ignore or never read.
+enum WordScan {
+    static let ones: UInt64 = 0x0101_0101_0101_0101
+    static let highs: UInt64 = 0x8080_8080_8080_8080
+
+    /// Flags where a byte of `word` equals `byte`.
+    @inline(__always)
+    static func bytes(in word: UInt64, equalTo byte: UInt8) -> UInt64 {
+        let x = word ^ (ones &* UInt64(byte))
+        return (x &- ones) & ~x & highs
+    }
+
+    /// Flags where a byte of `word` is below `limit` (at most 0x80).
+    @inline(__always)
+    static func bytes(in word: UInt64, below limit: UInt8) -> UInt64 {
+        (word &- ones &* UInt64(limit)) & ~word & highs
     }
 }
 
@@ -286,12 +303,10 @@ extension UnsafeBufferPointer<UInt8> {
     func firstMarkupByte(from start: Int) -> Int {
         var i = start
         let base = UnsafeRawPointer(baseAddress!)
-        // A word has a byte equal to b exactly when (w ^ b×8) has a zero byte.
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
         while i + 8 <= count {
             let word = base.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-            let lt = word ^ (ones &* 0x3C), amp = word ^ (ones &* 0x26)
-            let found = ((lt &- ones) & ~lt & highs) | ((amp &- ones) & ~amp & highs)
+            let found = WordScan.bytes(in: word, equalTo: 0x3C) | WordScan.bytes(in: word, equalTo: 0x26)
+            // The lowest flag is exact (little-endian: the first byte in memory).
             if found != 0 { return i + found.trailingZeroBitCount / 8 }
             i += 8
         }

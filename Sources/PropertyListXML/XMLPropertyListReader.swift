@@ -142,21 +142,6 @@ struct PlistGrammar {
         }
     }
 
-    /// An element opens.
-    mutating func startElement(_ element: PlistElement, name: String, attributes: [(name: String, value: String)]) throws(PropertyListError) {
-        try start(element, name, attributes)
-    }
-
-    /// The innermost element closes.
-    mutating func endElement() throws(PropertyListError) {
-        try end()
-    }
-
-    /// Character data (raw or CDATA), possibly one of several pieces of one text.
-    mutating func characters(_ bytes: UnsafeBufferPointer<UInt8>, cdata: Bool) throws(PropertyListError) {
-        try appendText(bytes, cdata: cdata)
-    }
-
     /// A comment.
     mutating func comment() throws(PropertyListError) {
         // commentInValue: a comment inside a key or scalar reads differently to Apple's parser.
@@ -177,7 +162,8 @@ struct PlistGrammar {
         throw PropertyListError(.forbiddenNode, "entity reference &\(name); (no entities are declared in a property list)")
     }
 
-    private mutating func start(_ element: PlistElement, _ name: String, _ attributes: [(name: String, value: String)]) throws(PropertyListError) {
+    /// An element opens.
+    mutating func startElement(_ element: PlistElement, name: String, attributes: [(name: String, value: String)]) throws(PropertyListError) {
         switch stack.last! {
         case .document(let seenRoot):
             // unexpectedRoot: one root, <plist> with no attribute but version="1.0", or a
@@ -249,7 +235,8 @@ struct PlistGrammar {
         }
     }
 
-    private mutating func appendText(_ more: UnsafeBufferPointer<UInt8>, cdata: Bool) throws(PropertyListError) {
+    /// Character data (raw or CDATA), possibly one of several pieces of one text.
+    mutating func characters(_ more: UnsafeBufferPointer<UInt8>, cdata: Bool) throws(PropertyListError) {
         guard case .scalar(let kind) = stack.last! else {
             // misplacedCDATA / unexpectedText: containers hold elements and whitespace only.
             if cdata { throw PropertyListError(.misplacedCDATA, "CDATA between elements") }
@@ -277,7 +264,8 @@ struct PlistGrammar {
         }
     }
 
-    private mutating func end() throws(PropertyListError) {
+    /// The innermost element closes.
+    mutating func endElement() throws(PropertyListError) {
         let frame = stack.removeLast()
         let value: PropertyListValue
         switch frame {

@@ -52,19 +52,19 @@ enum XMLLayout {
         tabs(indent, &out)
         switch value {
         case .string(let string):
-            put("<string>", &out)
+            out.append("<string>")
             try escape(string, &out)
-            put("</string>\n", &out)
+            out.append("</string>\n")
         case .integer(let integer):
-            put("<integer>", &out)
+            out.append("<integer>")
             out.append(decimal: integer)
-            put("</integer>\n", &out)
+            out.append("</integer>\n")
         case .real(let real):
-            put("<real>", &out)
-            out.append(realText(real))
-            put("</real>\n", &out)
+            out.append("<real>")
+            out.append(string: realText(real))
+            out.append("</real>\n")
         case .bool(let flag):
-            put(flag ? "<true/>\n" : "<false/>\n", &out)
+            out.append(flag ? "<true/>\n" : "<false/>\n")
         case .date(let date):
             let seconds = date.timeIntervalSinceReferenceDate
             // invalidDate: within PropertyListValue.dateRange (±10^15 seconds); fractions
@@ -72,55 +72,55 @@ enum XMLLayout {
             guard PropertyListValue.isValidDate(seconds) else {
                 throw PropertyListError(.invalidDate, "a date must lie within ±10^15 seconds of 2001")
             }
-            put("<date>", &out)
+            out.append("<date>")
             appendDate(CivilTime(secondsSinceReference: seconds), &out)
-            put("</date>\n", &out)
+            out.append("</date>\n")
         case .data(let data):
             appendData(data, indent: indent, &out)
         case .uid(let uid):
-            put("<dict>\n", &out)
+            out.append("<dict>\n")
             tabs(indent + 1, &out)
-            put("<key>CF$UID</key>\n", &out)
+            out.append("<key>CF$UID</key>\n")
             tabs(indent + 1, &out)
-            put("<integer>", &out)
+            out.append("<integer>")
             out.append(decimal: PropertyListInteger(UInt64(uid)))
-            put("</integer>\n", &out)
+            out.append("</integer>\n")
             tabs(indent, &out)
-            put("</dict>\n", &out)
+            out.append("</dict>\n")
         case .null:
             throw PropertyListError(.unrepresentableValue, "XML property lists cannot carry the null object")
         case .array(let elements):
             // depthLimitExceeded: never write what the reader would refuse.
             guard depth < maxDepth else { throw PropertyListError(.depthLimitExceeded, "containers nest deeper than \(maxDepth)") }
-            if elements.isEmpty { put("<array/>\n", &out); return }
-            put("<array>\n", &out)
+            if elements.isEmpty { out.append("<array/>\n"); return }
+            out.append("<array>\n")
             for (position, element) in elements.enumerated() {
                 do { try append(element, indent: indent + 1, depth: depth + 1, maxDepth: maxDepth, to: &out) } catch { throw error.inside(.index(position)) }
             }
             tabs(indent, &out)
-            put("</array>\n", &out)
+            out.append("</array>\n")
         case .dictionary(let dictionary):
             guard depth < maxDepth else { throw PropertyListError(.depthLimitExceeded, "containers nest deeper than \(maxDepth)") }
-            if dictionary.isEmpty { put("<dict/>\n", &out); return }
+            if dictionary.isEmpty { out.append("<dict/>\n"); return }
             // unrepresentableValue: in XML a one-key CF$UID dictionary with an integer is a UID.
             if dictionary.count == 1, case .integer? = dictionary["CF$UID"] {
                 throw PropertyListError(.unrepresentableValue, "XML cannot tell a dictionary whose only key is CF$UID, holding an integer, from a UID")
             }
-            put("<dict>\n", &out)
+            out.append("<dict>\n")
             for position in dictionary.writerOrder {
                 let (key, element) = dictionary[position]
                 do {
                     tabs(indent + 1, &out)
-                    put("<key>", &out)
+                    out.append("<key>")
                     try escape(key, &out)
-                    put("</key>\n", &out)
+                    out.append("</key>\n")
                     try append(element, indent: indent + 1, depth: depth + 1, maxDepth: maxDepth, to: &out)
                 } catch {
                     throw error.inside(.key(key))
                 }
             }
             tabs(indent, &out)
-            put("</dict>\n", &out)
+            out.append("</dict>\n")
         }
     }
 
@@ -137,7 +137,7 @@ enum XMLLayout {
         if civil.year >= 0 && civil.year <= 9999 {
             appendDigits(civil.year, 4, &out)
         } else {
-            out.append(appleYear(civil.year))
+            out.append(string: appleYear(civil.year))
         }
         out.append(UInt8(ascii: "-"))
         appendDigits(civil.month, 2, &out)
@@ -174,12 +174,6 @@ enum XMLLayout {
         out.append(repeating: 0x09, count: count)
     }
 
-    /// Appends a literal's bytes.
-    @inline(__always)
-    static func put(_ literal: StaticString, _ out: inout ByteSink) {
-        out.append(literal)
-    }
-
     /// `&`, `<`, `>` as entities, a carriage return as `&#13;`; characters XML 1.0
     /// cannot carry are refused.
     static func escape(_ string: String, _ out: inout ByteSink) throws(PropertyListError) {
@@ -209,10 +203,10 @@ enum XMLLayout {
                 if byte >= 0x20, byte != 0x26, byte != 0x3C, byte != 0x3E, byte != 0xEF { i += 1; continue }
                 out.append(UnsafeBufferPointer(rebasing: bytes[run..<i]))
                 switch byte {
-                case 0x26: put("&amp;", &out)
-                case 0x3C: put("&lt;", &out)
-                case 0x3E: put("&gt;", &out)
-                case 0x0D: put("&#13;", &out)
+                case 0x26: out.append("&amp;")
+                case 0x3C: out.append("&lt;")
+                case 0x3E: out.append("&gt;")
+                case 0x0D: out.append("&#13;")
                 case 0x09, 0x0A: out.append(byte)
                 case 0xEF:
                     // U+FFFE and U+FFFF (EF BF BE, EF BF BF) are not XML characters.
@@ -243,12 +237,8 @@ enum XMLLayout {
     /// land on the wrong byte, which does not matter here.
     @inline(__always)
     static func mayNeedEscaping(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-        // A byte below 0x20 borrows when 0x20 is subtracted; bytes from 0x80 up never flag.
-        let control = (word &- ones &* 0x20) & ~word
-        let amp = word ^ (ones &* 0x26), lt = word ^ (ones &* 0x3C), gt = word ^ (ones &* 0x3E), ef = word ^ (ones &* 0xEF)
-        let specials = ((amp &- ones) & ~amp) | ((lt &- ones) & ~lt) | ((gt &- ones) & ~gt) | ((ef &- ones) & ~ef)
-        return (control | specials) & highs != 0
+        WordScan.bytes(in: word, below: 0x20) | WordScan.bytes(in: word, equalTo: 0x26) | WordScan.bytes(in: word, equalTo: 0x3C)
+            | WordScan.bytes(in: word, equalTo: 0x3E) | WordScan.bytes(in: word, equalTo: 0xEF) != 0
     }
 
     /// Apple's spelling of a real: `%.17g`, `0.0` for zero (`-0.0` for negative
@@ -268,7 +258,7 @@ enum XMLLayout {
     /// element's tabs — both counting the indent only up to 8, as CoreFoundation
     /// does — and `</data>` at the element's full indent.
     static func appendData(_ data: Data, indent: Int, _ out: inout ByteSink) {
-        put("<data>\n", &out)
+        out.append("<data>\n")
         let lineIndent = min(indent, 8)
         let encoded = Array(data.base64EncodedString().utf8)
         let lineLength = 76 - 8 * lineIndent
@@ -281,6 +271,6 @@ enum XMLLayout {
             start = end
         }
         tabs(indent, &out)
-        put("</data>\n", &out)
+        out.append("</data>\n")
     }
 }

@@ -38,7 +38,7 @@ struct KeyOrderTests {
     }
 }
 
-/// `sortedKeys` and the writers' `sortedEntries` (integer prefixes, an
+/// `sortedKeys` and the writers' `writerOrder` (integer prefixes, an
 /// already-sorted pass) order keys as a plain UTF-16 sort does.
 @Suite("Key order: dictionaries")
 struct DictionaryKeyOrderTests {
@@ -61,7 +61,7 @@ struct DictionaryKeyOrderTests {
             for arrangement in [expected, Array(expected.reversed()), expected.shuffled(using: &rng)] {
                 let dictionary = PropertyListDictionary(uniqueKeysWithValues: arrangement.map { ($0, PropertyListValue.bool(true)) })
                 #expect(dictionary.sortedKeys == expected)
-                #expect(dictionary.sortedEntries.map(\.key) == expected)
+                #expect(dictionary.writerOrder.map { dictionary[$0].key } == expected)
             }
         }
     }
