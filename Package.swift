@@ -36,7 +36,6 @@ let package = Package(
     targets: [
         .target(
             name: "PropertyList",
-            dependencies: [.product(name: "OrderedCollections", package: "swift-collections")],
             swiftSettings: strictSettings
         ),
         // libxml2, through pkg-config; only PropertyListXML imports it.

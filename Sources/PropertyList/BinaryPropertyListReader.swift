@@ -147,6 +147,15 @@ internal struct BinaryPropertyListDecoder {
     /// Each object's value, once its shape is done (`.null` before).
     private var values: [PropertyListValue]
     private var decodedCount = 0
+    /// Recently decoded dictionary keys (see `decodeKey`); allocated on first use.
+    private var recentKeys: [RecentKey] = []
+    private static let recentKeysSize = 256
+    private static let recentKeysMinimumObjects = 256
+    private struct RecentKey {
+        var object: Int
+        var key: String
+        var hash: Int?
+    }
 
     /// Parses and checks the header, trailer and offset table (Specs: "Trailer").
     init(_ bytes: UnsafeRawBufferPointer, limits: PropertyListLimits) throws(PropertyListError) {
@@ -512,7 +521,7 @@ internal struct BinaryPropertyListDecoder {
         var height = 0
         for position in 0..<count {
             let keyIndex = try reference(at: keyRefs + position * referenceSize)
-            let key = try decodeKey(keyIndex)
+            let (key, keyHash) = try decodeKey(keyIndex, hashed: dictionary.isIndexed)
             let valueIndex = try reference(at: valueRefs + position * referenceSize)
             let value: PropertyListValue, childNodes: Int, childHeight: Int
             do {
@@ -521,7 +530,7 @@ internal struct BinaryPropertyListDecoder {
                 throw error.inside(.key(key))
             }
             // duplicateKey: each key once (canonically equivalent spellings count as one).
-            guard dictionary.insertNew(value, forKey: key) else {
+            guard dictionary.insertNew(value, forKey: key, hashValue: keyHash) else {
                 throw PropertyListError(.duplicateKey, "key \"\(key)\" appears more than once", at: .byteOffset(keyRefs + position * referenceSize))
             }
             nodes = try addNodes(nodes, 1 &+ childNodes, at: start)
@@ -530,8 +539,22 @@ internal struct BinaryPropertyListDecoder {
         return ((.dictionary(dictionary), nodes, height + 1), valueRefs + count * referenceSize)
     }
 
-    /// Decodes object `index` as a dictionary key.
-    private mutating func decodeKey(_ index: Int) throws(PropertyListError) -> String {
+    /// Decodes object `index` as a dictionary key; with `hashed`, also
+    /// returns its `hashValue`.
+    ///
+    /// Keys already met are taken from `recentKeys`, a small direct-mapped cache
+    /// by object index: the dictionaries of a file share a few key objects
+    /// (Apple's writers store each distinct string once), so most keys are
+    /// decoded and hashed once per document instead of once per entry.
+    private mutating func decodeKey(_ index: Int, hashed: Bool) throws(PropertyListError) -> (String, hash: Int?) {
+        let slot = index & (recentKeys.count &- 1)
+        if !recentKeys.isEmpty, recentKeys[slot].object == index {
+            guard hashed else { return (recentKeys[slot].key, nil) }
+            if let hash = recentKeys[slot].hash { return (recentKeys[slot].key, hash) }
+            let hash = recentKeys[slot].key.hashValue
+            recentKeys[slot].hash = hash
+            return (recentKeys[slot].key, hash)
+        }
         let offset = try objectOffset(index)
         let kind = bytes[offset] & 0xF0
         // nonStringKey: keys are ASCII or UTF-16 strings.
@@ -540,7 +563,15 @@ internal struct BinaryPropertyListDecoder {
         }
         let (value, _, _) = try decodeObject(index, depth: 0)
         guard case .string(let key) = value else { preconditionFailure("string marker decoded to \(value.typeName)") }
-        return key
+        let hash = hashed ? key.hashValue : nil
+        // Small documents are decoded without the cache: it would cost more to
+        // set up than the few repeated keys they can have save.
+        guard objectCount >= Self.recentKeysMinimumObjects else { return (key, hash) }
+        if recentKeys.isEmpty {
+            recentKeys = Array(repeating: RecentKey(object: -1, key: "", hash: nil), count: Self.recentKeysSize)
+        }
+        recentKeys[index & (Self.recentKeysSize - 1)] = RecentKey(object: index, key: key, hash: hash)
+        return (key, hash)
     }
 
     // MARK: Checks

@@ -1,9 +1,3 @@
-// Public so that the hot members below can be @inlinable: specialised in each
-// client module for its value type, instead of running as unspecialised
-// generic code (measured: 8% of keyed-archive decoding went to runtime
-// generic metadata lookups before).
-public import OrderedCollections
-
 /// The entries of a property-list dictionary.
 public typealias PropertyListDictionary = StringKeyedDictionary<PropertyListValue>
 
@@ -15,67 +9,225 @@ public typealias PropertyListDictionary = StringKeyedDictionary<PropertyListValu
 /// input holding two such keys as ``PropertyListError/Code/duplicateKey``
 /// rather than silently keep one. Two dictionaries are equal when they hold
 /// exactly equal entries (keys compared scalar by scalar), in any order.
-/// See `Specs/value-model.md`.
+///
+/// Up to eight entries are found by scan; larger dictionaries keep a hash
+/// index of positions. Lookup, insertion and replacement are O(1) (amortised);
+/// removal is O(n), as it keeps the order.
+/// See `Specs/value-model.md`, "Dictionary representation".
 public struct StringKeyedDictionary<Value: Hashable & Sendable>: Sendable {
-    @usableFromInline internal var storage: OrderedDictionary<String, Value>
+    // Members are inlinable so that they are specialised in each client module
+    // for its value type instead of running as unspecialised generic code
+    // (measured: 8% of keyed-archive decoding went to generic metadata lookups).
+    @usableFromInline internal var entries: [(key: String, value: Value)]
+    /// Empty while the dictionary is small enough to scan.
+    @usableFromInline internal var index: KeyIndex
 
     /// Creates an empty dictionary.
-    @inlinable public init() { storage = [:] }
+    @inlinable public init() {
+        entries = []
+        index = KeyIndex()
+    }
 
     /// Creates an empty dictionary with room for `capacity` entries.
     @inlinable public init(minimumCapacity capacity: Int) {
-        storage = OrderedDictionary(minimumCapacity: capacity)
+        entries = []
+        entries.reserveCapacity(capacity)
+        index = KeyIndex(forCount: capacity)
+    }
+
+    @inlinable internal init(entries: [(key: String, value: Value)], index: KeyIndex) {
+        self.entries = entries
+        self.index = index
     }
 
     /// Creates a dictionary from key-value pairs; repeated keys trap.
     public init(uniqueKeysWithValues pairs: some Sequence<(String, Value)>) {
-        storage = OrderedDictionary(uniqueKeysWithValues: pairs)
+        self.init(minimumCapacity: pairs.underestimatedCount)
+        for (key, value) in pairs {
+            guard insertNew(value, forKey: key) else { preconditionFailure("duplicate key \"\(key)\"") }
+        }
     }
 
     /// The number of entries.
-    @inlinable public var count: Int { storage.count }
+    @inlinable public var count: Int { entries.count }
     /// True when there are no entries.
-    @inlinable public var isEmpty: Bool { storage.isEmpty }
+    @inlinable public var isEmpty: Bool { entries.isEmpty }
+    /// True when keys are found through the hash index, so that inserting one
+    /// needs its `hashValue`; false while the dictionary is small enough to scan.
+    @inlinable package var isIndexed: Bool { !index.isEmpty }
     /// The keys in insertion order.
-    public var keys: [String] { Array(storage.keys) }
+    public var keys: [String] { entries.map(\.key) }
     /// The values in insertion order.
-    public var values: [Value] { Array(storage.values) }
+    public var values: [Value] { entries.map(\.value) }
 
     /// The value stored under `key`; assigning nil removes the entry.
     @inlinable public subscript(key: String) -> Value? {
-        get { storage[key] }
-        set { storage[key] = newValue }
+        get {
+            guard let position = position(forKey: key) else { return nil }
+            return entries[position].value
+        }
+        set {
+            if let newValue {
+                if let position = position(forKey: key) {
+                    entries[position].value = newValue
+                } else {
+                    append(newValue, forKey: key)
+                }
+            } else if let position = position(forKey: key) {
+                entries.remove(at: position)
+                index = KeyIndex(forCount: entries.count)
+                if !index.isEmpty { rebuildIndex() }
+            }
+        }
     }
 
     /// Adds an entry unless the key is already present (under Swift's
     /// `String` equality). Returns false, changing nothing, for a repeated key.
     @discardableResult
     @inlinable public mutating func insertNew(_ value: Value, forKey key: String) -> Bool {
-        // One hash lookup in the common case; a repeated key (rare: readers then
-        // throw) puts the first value back.
-        guard let previous = storage.updateValue(value, forKey: key) else { return true }
-        storage.updateValue(previous, forKey: key)
-        return false
+        insertNew(value, forKey: key, hashValue: nil)
+    }
+
+    /// `insertNew(_:forKey:)` for a reader that knows `key.hashValue` already
+    /// (it meets the same key object many times in one document).
+    @inlinable package mutating func insertNew(_ value: Value, forKey key: String, hashValue: Int?) -> Bool {
+        if index.isEmpty && entries.count < KeyIndex.scanLimit {
+            for entry in entries where entry.key == key { return false }
+            entries.append((key, value))
+            return true
+        }
+        growIndexIfNeeded(toHold: entries.count + 1)
+        let (found, bucket) = find(key, hashValue: hashValue ?? key.hashValue)
+        if found != nil { return false }
+        index[bucket] = entries.count + 1
+        entries.append((key, value))
+        return true
+    }
+
+    /// The position of `key`'s entry, if present.
+    @inlinable internal func position(forKey key: String) -> Int? {
+        if index.isEmpty {
+            for position in entries.indices where entries[position].key == key { return position }
+            return nil
+        }
+        return find(key).position
+    }
+
+    /// Probes the index for `key`: its entry's position, or the empty bucket
+    /// where it would go.
+    @inlinable internal func find(_ key: String, hashValue: Int? = nil) -> (position: Int?, bucket: Int) {
+        let mask = index.capacity - 1
+        var bucket = (hashValue ?? key.hashValue) & mask
+        while true {
+            let stored = index[bucket]
+            if stored == 0 { return (nil, bucket) }
+            if entries[stored - 1].key == key { return (stored - 1, bucket) }
+            bucket = (bucket + 1) & mask
+        }
+    }
+
+    /// Appends an entry whose key is known to be absent.
+    @inlinable internal mutating func append(_ value: Value, forKey key: String) {
+        growIndexIfNeeded(toHold: entries.count + 1)
+        if !index.isEmpty { index[find(key).bucket] = entries.count + 1 }
+        entries.append((key, value))
+    }
+
+    /// Makes the index big enough for `count` entries (nothing while a scan will do).
+    @inlinable internal mutating func growIndexIfNeeded(toHold count: Int) {
+        guard count > KeyIndex.scanLimit, count > index.capacity / 2 else { return }
+        index = KeyIndex(forCount: Swift.max(count, 2 * entries.count))
+        rebuildIndex()
+    }
+
+    /// Enters every entry into a fresh, empty index.
+    @usableFromInline internal mutating func rebuildIndex() {
+        let mask = index.capacity - 1
+        for position in entries.indices {
+            var bucket = entries[position].key.hashValue & mask
+            while index[bucket] != 0 { bucket = (bucket + 1) & mask }
+            index[bucket] = position + 1
+        }
     }
 
     /// The keys in the order writers use: ascending by UTF-16 code units,
     /// as CoreFoundation sorts them. See `Specs/binary-plist.md`, "Key order".
     public var sortedKeys: [String] {
-        let keys = storage.keys.elements
+        let keys = self.keys
         return UTF16Order.sortedIndices(keys).map { keys[$0] }
     }
 
     /// The positions of the entries in writer order (keys ascending by UTF-16
     /// code units): `for position in d.writerOrder { let (key, value) = d[position] }`.
     package var writerOrder: [Int] {
-        UTF16Order.sortedIndices(storage.keys.elements)
+        UTF16Order.sortedIndices(keys)
     }
 
     /// Returns a dictionary with the same keys and transformed values.
     @inlinable public func mapValues<T>(_ transform: (Value) throws -> T) rethrows -> StringKeyedDictionary<T> {
-        var result = StringKeyedDictionary<T>(minimumCapacity: count)
-        for (key, value) in storage { result.storage[key] = try transform(value) }
-        return result
+        var mapped: [(key: String, value: T)] = []
+        mapped.reserveCapacity(entries.count)
+        for (key, value) in entries { mapped.append((key, try transform(value))) }
+        return StringKeyedDictionary<T>(entries: mapped, index: index)
+    }
+}
+
+/// The hash index of a large ``StringKeyedDictionary``: an open-addressing
+/// table (linear probing, at most half full) whose slots hold an entry's
+/// position + 1, or 0 when empty. Slots are 1, 2 or 4 bytes wide as the
+/// capacity needs; the width follows from the table's byte count.
+@usableFromInline
+internal struct KeyIndex: Sendable {
+    /// Dictionaries of up to this many entries are scanned, with no index.
+    @inlinable static var scanLimit: Int { 8 }
+
+    @usableFromInline internal var slots: [UInt8]
+
+    /// No index.
+    @inlinable init() { slots = [] }
+
+    /// An empty index for `count` entries, or none when a scan will do.
+    @inlinable init(forCount count: Int) {
+        guard count > Self.scanLimit else { slots = []; return }
+        // A power of two at least twice the count.
+        let capacity = 1 << (Int.bitWidth - (2 * count - 1).leadingZeroBitCount)
+        slots = Array(repeating: 0, count: capacity * Self.width(forCapacity: capacity))
+    }
+
+    /// 1-byte slots up to 256 (≤ 128 entries), 2-byte up to 65,536, else 4.
+    /// The byte counts of the three ranges (≤ 256, 1,024…131,072, ≥ 524,288)
+    /// do not overlap, so the width follows from `slots.count`.
+    @inlinable static func width(forCapacity capacity: Int) -> Int {
+        capacity <= 256 ? 1 : capacity <= 65_536 ? 2 : 4
+    }
+
+    @inlinable var isEmpty: Bool { slots.isEmpty }
+
+    @inlinable var width: Int { slots.count <= 256 ? 1 : slots.count <= 131_072 ? 2 : 4 }
+
+    /// The number of slots (0 without an index).
+    @inlinable var capacity: Int { slots.count / width }
+
+    /// Position + 1 of the entry in `bucket`, or 0.
+    @inlinable subscript(bucket: Int) -> Int {
+        get {
+            switch width {
+            case 1: return Int(slots[bucket])
+            case 2: return Int(slots[2 * bucket]) | Int(slots[2 * bucket + 1]) << 8
+            default:
+                return slots.withUnsafeBytes { Int(UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: 4 * bucket, as: UInt32.self))) }
+            }
+        }
+        set {
+            switch width {
+            case 1: slots[bucket] = UInt8(truncatingIfNeeded: newValue)
+            case 2:
+                slots[2 * bucket] = UInt8(truncatingIfNeeded: newValue)
+                slots[2 * bucket + 1] = UInt8(truncatingIfNeeded: newValue >> 8)
+            default:
+                slots.withUnsafeMutableBytes { $0.storeBytes(of: UInt32(truncatingIfNeeded: newValue).littleEndian, toByteOffset: 4 * bucket, as: UInt32.self) }
+            }
+        }
     }
 }
 
@@ -103,17 +255,17 @@ extension StringKeyedDictionary: RandomAccessCollection {
     public typealias Element = (key: String, value: Value)
     public typealias Index = Int
     @inlinable public var startIndex: Int { 0 }
-    @inlinable public var endIndex: Int { storage.count }
-    @inlinable public subscript(position: Int) -> Element { storage.elements[position] }
+    @inlinable public var endIndex: Int { entries.count }
+    @inlinable public subscript(position: Int) -> Element { entries[position] }
 }
 
 extension StringKeyedDictionary: Hashable {
     /// Equal when both hold exactly equal keys and values, in any order.
     public static func == (lhs: Self, rhs: Self) -> Bool {
         guard lhs.count == rhs.count else { return false }
-        for (key, value) in lhs.storage {
-            guard let index = rhs.storage.index(forKey: key) else { return false }
-            let (otherKey, otherValue) = rhs.storage.elements[index]
+        for (key, value) in lhs.entries {
+            guard let position = rhs.position(forKey: key) else { return false }
+            let (otherKey, otherValue) = rhs.entries[position]
             guard ExactString.equal(key, otherKey), value == otherValue else { return false }
         }
         return true
@@ -122,7 +274,7 @@ extension StringKeyedDictionary: Hashable {
     /// An order-independent hash of the entries.
     public func hash(into hasher: inout Hasher) {
         var combined = 0
-        for (key, value) in storage {
+        for (key, value) in entries {
             var entry = Hasher()
             ExactString.hash(key, into: &entry)
             entry.combine(value)

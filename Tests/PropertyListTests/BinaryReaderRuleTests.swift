@@ -360,6 +360,37 @@ struct BinaryReaderRuleTests {
         #expect(binaryError(canonical)?.code == .duplicateKey)
     }
 
+    /// A document of 300 ten-key dictionaries sharing key objects: big enough
+    /// for the reader's cache of recent keys and for indexed dictionaries.
+    /// Objects: 0 the top array, 1…10 "k0"…"k9", 11 "é" (U+00E9), 12 "e" U+0301,
+    /// 13 true, then the dictionaries, the last with `lastKeys`.
+    static func sharedKeyDocument(lastKeys: [Int]) -> [UInt8] {
+        let dictionaries = 300
+        func ref(_ index: Int) -> [UInt8] { bigEndian(UInt64(index), width: 2) }
+        var objects: [[UInt8]] = [[0xAF, 0x11] + bigEndian(UInt64(dictionaries), width: 2) + (0..<dictionaries).flatMap { ref(14 + $0) }]
+        objects += (0..<10).map { [0x52] + Array("k\($0)".utf8) }
+        objects += [[0x61, 0x00, 0xE9], [0x62, 0x00, 0x65, 0x03, 0x01], [0x09]]
+        for position in 0..<dictionaries {
+            let keys = position == dictionaries - 1 ? lastKeys
+                : position == 0 ? Array(1...9) + [11] : position == 1 ? Array(1...9) + [12] : Array(1...10)
+            objects.append([0xDA] + keys.flatMap(ref) + Array(repeating: 13, count: 10).flatMap(ref))
+        }
+        return bplist(objects, referenceSize: 2)
+    }
+
+    @Test("duplicateKey in a large document: key objects reused across dictionaries, indexed dictionaries")
+    func duplicateKeyWithSharedKeys() throws {
+        let valid = try BinaryPropertyListReader().read(Self.sharedKeyDocument(lastKeys: Array(1...10)))
+        let dictionaries = try #require(valid.arrayValue)
+        #expect(dictionaries.count == 300)
+        #expect(dictionaries[0]["\u{E9}"] == .bool(true) && dictionaries[1]["e\u{301}"] == .bool(true))
+        #expect(dictionaries.allSatisfy { $0.dictionaryValue?.count == 10 && $0["k8"] == .bool(true) })
+        // The same key object twice, both met before in other dictionaries.
+        #expect(binaryError(Self.sharedKeyDocument(lastKeys: Array(1...9) + [1]))?.code == .duplicateKey)
+        // Two key objects spelling "é" two ways, each met before on its own.
+        #expect(binaryError(Self.sharedKeyDocument(lastKeys: Array(1...8) + [11, 12]))?.code == .duplicateKey)
+    }
+
     @Test("collectionLimitExceeded, stringLimitExceeded, dataLimitExceeded")
     func sizeLimits() {
         var limits = PropertyListLimits()
