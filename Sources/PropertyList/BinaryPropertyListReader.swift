@@ -108,62 +108,25 @@ internal enum BinaryFormat {
     }
 }
 
-/// The decoding state for one input. All unsafe memory access of the binary
-/// reader lives in this type, each unchecked read right after its bounds guard.
-internal struct BinaryPropertyListDecoder {
-    private let bytes: UnsafeRawBufferPointer
-    private let limits: PropertyListLimits
-    private let offsetSize: Int
-    private let referenceSize: Int
-    private let objectCount: Int
-    private let topObject: Int
+/// One checked input: its bytes, limits and trailer fields, and every read
+/// of them. All unsafe memory access of the binary reader lives in this type,
+/// each unchecked read right after its bounds guard. It holds no references,
+/// so the decoding pass reads it in place (a `let` of the decoder) instead of
+/// copying it for each call, as it did while these were methods of the
+/// decoder (measured: a 144-byte memcpy per object).
+internal struct BinaryInput {
+    let bytes: UnsafeRawBufferPointer
+    let limits: PropertyListLimits
+    let offsetSize: Int
+    let referenceSize: Int
+    let objectCount: Int
+    let topObject: Int
     /// Where the offset table starts; also the end of the object area.
-    private let tableOffset: Int
-
-    /// What is known about each object, by index, kept apart from the values
-    /// so that checking a state never copies a value.
-    /// Packed in eight bytes (state: 2 bits, height: 20, nodes: 42), a third of
-    /// an unpacked struct: this table is as long as the file has objects.
-    private struct Shape {
-        enum State: UInt64 { case unvisited, inProgress, done }
-        static let maxHeight = (1 << 20) - 1
-        static let maxNodes = (1 << 42) - 1
-        private var bits: UInt64 = 0
-
-        init() {}
-        init(state: State, height: Int, nodes: Int) {
-            bits = state.rawValue | UInt64(height) << 2 | UInt64(nodes) << 22
-        }
-        var state: State {
-            get { State(rawValue: bits & 3)! }
-            set { bits = bits & ~3 | newValue.rawValue }
-        }
-        /// Container height (0 for scalars), once done.
-        var height: Int { Int(truncatingIfNeeded: bits >> 2 & UInt64(Self.maxHeight)) }
-        /// Tree nodes the object stands for, once done.
-        var nodes: Int { Int(truncatingIfNeeded: bits >> 22) }
-    }
-    private var shapes: [Shape]
-    /// Each object's value, once its shape is done (`.null` before).
-    private var values: [PropertyListValue]
-    private var decodedCount = 0
-    /// Recently decoded dictionary keys (see `decodeKey`); allocated on first use.
-    private var recentKeys: [RecentKey] = []
-    private static let recentKeysSize = 256
-    private static let recentKeysMinimumObjects = 256
-    private struct RecentKey {
-        var object: Int
-        var key: String
-        var hash: Int?
-    }
+    let tableOffset: Int
 
     /// Parses and checks the header, trailer and offset table (Specs: "Trailer").
     init(_ bytes: UnsafeRawBufferPointer, limits: PropertyListLimits) throws(PropertyListError) {
         self.bytes = bytes
-        // Heights and node counts fit a packed Shape: larger limits act as its maxima.
-        var limits = limits
-        limits.maxDepth = min(limits.maxDepth, Shape.maxHeight - 1)
-        limits.maxMaterializedNodes = min(limits.maxMaterializedNodes, Shape.maxNodes)
         self.limits = limits
         let size = bytes.count
 
@@ -238,78 +201,10 @@ internal struct BinaryPropertyListDecoder {
         self.objectCount = Int(rawCount)
         self.topObject = Int(rawTop)
         self.tableOffset = Int(rawTable)
-        // The table check above bounds objectCount by the file size.
-        self.shapes = Array(repeating: Shape(), count: objectCount)
-        self.values = Array(repeating: .null, count: objectCount)
-    }
-
-    /// Decodes the top object and checks that every object was used.
-    mutating func decodeDocument() throws(PropertyListError) -> PropertyListValue {
-        // unaccountedBytes: the first object starts right after the header.
-        let first = try objectOffset(0)
-        guard first == BinaryFormat.headerSize else {
-            throw PropertyListError(.unaccountedBytes, "first object starts at \(first), not right after the header", at: .byteOffset(BinaryFormat.headerSize))
-        }
-        let (value, _, _) = try decodeObject(topObject, depth: 0)
-        // Unreferenced objects are accepted, because CoreFoundation writes them
-        // (one object per repeated boolean, only the first referenced), but each
-        // is decoded and checked like any other, so every byte is still a valid object.
-        if decodedCount < objectCount {
-            for index in 0..<objectCount {
-                if shapes[index].state == .unvisited { _ = try decodeObject(index, depth: 0) }
-            }
-        }
-        return value
-    }
-
-    // MARK: Objects
-
-    /// Decodes object `index` found at container depth `depth` (0 for the top object).
-    /// Returns the value, the number of tree nodes it stands for, and its container height.
-    private mutating func decodeObject(_ index: Int, depth: Int) throws(PropertyListError) -> (PropertyListValue, nodes: Int, height: Int) {
-        switch shapes[index].state {
-        case .done:
-            let shape = shapes[index]
-            // depthLimitExceeded: a shared container reused deeper than where it was first decoded.
-            guard depth + shape.height <= limits.maxDepth else {
-                throw PropertyListError(.depthLimitExceeded, "containers nest deeper than \(limits.maxDepth)", at: .byteOffset((try? objectOffset(index)) ?? 0))
-            }
-            return (values[index], shape.nodes, shape.height)
-        case .inProgress:
-            throw PropertyListError(.cyclicReference, "object \(index) contains itself", at: .byteOffset((try? objectOffset(index)) ?? 0))
-        case .unvisited:
-            break
-        }
-        shapes[index].state = .inProgress
-        let start = try objectOffset(index)
-        let marker = bytes[start]
-        let result: (PropertyListValue, nodes: Int, height: Int)
-        let end: Int
-        switch marker & 0xF0 {
-        case 0xA0:
-            (result, end) = try decodeArray(at: start, depth: depth + 1)
-        case 0xD0:
-            (result, end) = try decodeDictionary(at: start, depth: depth + 1)
-        default:
-            let scalar: PropertyListValue
-            (scalar, end) = try decodeScalar(at: start)
-            result = (scalar, 1, 0)
-        }
-        // unaccountedBytes: each object ends exactly where the next one (or the table) starts.
-        let nextStart = index + 1 < objectCount ? try objectOffset(index + 1) : tableOffset
-        guard end == nextStart else {
-            throw PropertyListError(.unaccountedBytes, end < nextStart
-                ? "\(nextStart - end) bytes after object \(index) belong to no object"
-                : "object \(index) overlaps the next object or is out of table order", at: .byteOffset(end))
-        }
-        values[index] = result.0
-        shapes[index] = Shape(state: .done, height: result.height, nodes: result.nodes)
-        decodedCount += 1
-        return result
     }
 
     /// Decodes a non-container object at `start`; returns it and the offset after it.
-    private func decodeScalar(at start: Int) throws(PropertyListError) -> (PropertyListValue, end: Int) {
+    func decodeScalar(at start: Int) throws(PropertyListError) -> (PropertyListValue, end: Int) {
         let marker = bytes[start]
         let low = Int(marker & 0x0F)
         switch marker & 0xF0 {
@@ -380,7 +275,7 @@ internal struct BinaryPropertyListDecoder {
     }
 
     /// Decodes an integer object (0x1n).
-    private func decodeInteger(at start: Int) throws(PropertyListError) -> (PropertyListValue, end: Int) {
+    func decodeInteger(at start: Int) throws(PropertyListError) -> (PropertyListValue, end: Int) {
         let exponent = Int(bytes[start] & 0x0F)
         // badIntegerWidth: 1, 2, 4, 8 or 16 bytes.
         guard exponent <= 4 else {
@@ -411,7 +306,7 @@ internal struct BinaryPropertyListDecoder {
     }
 
     /// Decodes a string object (0x5n ASCII or 0x6n UTF-16BE).
-    private func decodeString(at start: Int) throws(PropertyListError) -> (String, end: Int) {
+    func decodeString(at start: Int) throws(PropertyListError) -> (String, end: Int) {
         let (count, content) = try readCount(at: start)
         if bytes[start] & 0xF0 == BinaryFormat.Marker.asciiString {
             // stringLimitExceeded
@@ -439,7 +334,7 @@ internal struct BinaryPropertyListDecoder {
     }
 
     /// Transcodes `units` UTF-16BE code units at `from` to a String, refusing unpaired surrogates.
-    private static func decodeUTF16BigEndian(_ bytes: UnsafeRawBufferPointer, from: Int, units: Int) throws(PropertyListError) -> String {
+    static func decodeUTF16BigEndian(_ bytes: UnsafeRawBufferPointer, from: Int, units: Int) throws(PropertyListError) -> String {
         var badOffset: Int? = nil
         // Each UTF-16 unit becomes at most 3 UTF-8 bytes (a surrogate pair, 2 units, becomes 4).
         let string = String(unsafeUninitializedCapacity: units * 3) { utf8 in
@@ -483,114 +378,27 @@ internal struct BinaryPropertyListDecoder {
         return string
     }
 
-    /// Decodes an array (0xAn) entered at container depth `depth`.
-    private mutating func decodeArray(at start: Int, depth: Int) throws(PropertyListError) -> ((PropertyListValue, nodes: Int, height: Int), end: Int) {
-        try checkDepth(depth, at: start)
-        let (count, refs) = try readCount(at: start)
-        try checkCollectionCount(count, at: start)
-        try needReferences(count, at: refs, for: start)
-        var elements: [PropertyListValue] = []
-        elements.reserveCapacity(count)
-        var nodes = 1
-        var height = 0
-        for position in 0..<count {
-            let child = try reference(at: refs + position * referenceSize)
-            let element: PropertyListValue, childNodes: Int, childHeight: Int
-            do {
-                (element, childNodes, childHeight) = try decodeObject(child, depth: depth)
-            } catch {
-                throw error.inside(.index(position))
-            }
-            elements.append(element)
-            nodes = try addNodes(nodes, childNodes, at: start)
-            height = max(height, childHeight)
-        }
-        return ((.array(elements), nodes, height + 1), refs + count * referenceSize)
-    }
-
-    /// Decodes a dictionary (0xDn) entered at container depth `depth`.
-    private mutating func decodeDictionary(at start: Int, depth: Int) throws(PropertyListError) -> ((PropertyListValue, nodes: Int, height: Int), end: Int) {
-        try checkDepth(depth, at: start)
-        let (count, keyRefs) = try readCount(at: start)
-        try checkCollectionCount(count, at: start)
-        try needReferences(count, at: keyRefs, for: start)
-        let valueRefs = keyRefs + count * referenceSize
-        try needReferences(count, at: valueRefs, for: start)
-        var dictionary = PropertyListDictionary(minimumCapacity: count)
-        var nodes = 1
-        var height = 0
-        for position in 0..<count {
-            let keyIndex = try reference(at: keyRefs + position * referenceSize)
-            let (key, keyHash) = try decodeKey(keyIndex, hashed: dictionary.isIndexed)
-            let valueIndex = try reference(at: valueRefs + position * referenceSize)
-            let value: PropertyListValue, childNodes: Int, childHeight: Int
-            do {
-                (value, childNodes, childHeight) = try decodeObject(valueIndex, depth: depth)
-            } catch {
-                throw error.inside(.key(key))
-            }
-            // duplicateKey: each key once (canonically equivalent spellings count as one).
-            guard dictionary.insertNew(value, forKey: key, hashValue: keyHash) else {
-                throw PropertyListError(.duplicateKey, "key \"\(key)\" appears more than once", at: .byteOffset(keyRefs + position * referenceSize))
-            }
-            nodes = try addNodes(nodes, 1 &+ childNodes, at: start)
-            height = max(height, childHeight)
-        }
-        return ((.dictionary(dictionary), nodes, height + 1), valueRefs + count * referenceSize)
-    }
-
-    /// Decodes object `index` as a dictionary key; with `hashed`, also
-    /// returns its `hashValue`.
-    ///
-    /// Keys already met are taken from `recentKeys`, a small direct-mapped cache
-    /// by object index: the dictionaries of a file share a few key objects
-    /// (Apple's writers store each distinct string once), so most keys are
-    /// decoded and hashed once per document instead of once per entry.
-    private mutating func decodeKey(_ index: Int, hashed: Bool) throws(PropertyListError) -> (String, hash: Int?) {
-        let slot = index & (recentKeys.count &- 1)
-        if !recentKeys.isEmpty, recentKeys[slot].object == index {
-            guard hashed else { return (recentKeys[slot].key, nil) }
-            if let hash = recentKeys[slot].hash { return (recentKeys[slot].key, hash) }
-            let hash = recentKeys[slot].key.hashValue
-            recentKeys[slot].hash = hash
-            return (recentKeys[slot].key, hash)
-        }
-        let offset = try objectOffset(index)
-        let kind = bytes[offset] & 0xF0
-        // nonStringKey: keys are ASCII or UTF-16 strings.
-        guard kind == BinaryFormat.Marker.asciiString || kind == BinaryFormat.Marker.utf16String else {
-            throw PropertyListError(.nonStringKey, "dictionary key is not a string (marker 0x\(Self.hex(bytes[offset])))", at: .byteOffset(offset))
-        }
-        let (value, _, _) = try decodeObject(index, depth: 0)
-        guard case .string(let key) = value else { preconditionFailure("string marker decoded to \(value.typeName)") }
-        let hash = hashed ? key.hashValue : nil
-        // Small documents are decoded without the cache: it would cost more to
-        // set up than the few repeated keys they can have save.
-        guard objectCount >= Self.recentKeysMinimumObjects else { return (key, hash) }
-        if recentKeys.isEmpty {
-            recentKeys = Array(repeating: RecentKey(object: -1, key: "", hash: nil), count: Self.recentKeysSize)
-        }
-        recentKeys[index & (Self.recentKeysSize - 1)] = RecentKey(object: index, key: key, hash: hash)
-        return (key, hash)
-    }
 
     // MARK: Checks
 
-    private func checkDepth(_ depth: Int, at start: Int) throws(PropertyListError) {
+    @inline(__always)
+    func checkDepth(_ depth: Int, at start: Int) throws(PropertyListError) {
         // depthLimitExceeded
         guard depth <= limits.maxDepth else {
             throw PropertyListError(.depthLimitExceeded, "containers nest deeper than \(limits.maxDepth)", at: .byteOffset(start))
         }
     }
 
-    private func checkCollectionCount(_ count: Int, at start: Int) throws(PropertyListError) {
+    @inline(__always)
+    func checkCollectionCount(_ count: Int, at start: Int) throws(PropertyListError) {
         // collectionLimitExceeded
         guard count <= limits.maxCollectionCount else {
             throw PropertyListError(.collectionLimitExceeded, "collection of \(count) members, over the limit of \(limits.maxCollectionCount)", at: .byteOffset(start))
         }
     }
 
-    private func addNodes(_ total: Int, _ more: Int, at start: Int) throws(PropertyListError) -> Int {
+    @inline(__always)
+    func addNodes(_ total: Int, _ more: Int, at start: Int) throws(PropertyListError) -> Int {
         // expansionLimitExceeded: shared references may not describe more nodes than the limit.
         let (sum, overflow) = total.addingReportingOverflow(more)
         guard !overflow, sum <= limits.maxMaterializedNodes else {
@@ -601,7 +409,8 @@ internal struct BinaryPropertyListDecoder {
 
     /// Reads the count in the marker's low nibble, or the extended count that
     /// follows it; returns the count and where the content starts.
-    private func readCount(at start: Int) throws(PropertyListError) -> (count: Int, content: Int) {
+    @inline(__always)
+    func readCount(at start: Int) throws(PropertyListError) -> (count: Int, content: Int) {
         let nibble = Int(bytes[start] & 0x0F)
         if nibble != 0x0F { return (nibble, start + 1) }
         let lengthAt = start + 1
@@ -627,7 +436,7 @@ internal struct BinaryPropertyListDecoder {
 
     /// Checks that `count` bytes at `offset` lie inside the object area.
     @inline(__always)
-    private func need(_ count: Int, at offset: Int, for start: Int) throws(PropertyListError) {
+    func need(_ count: Int, at offset: Int, for start: Int) throws(PropertyListError) {
         // objectOverrun
         guard count <= tableOffset - offset else {
             throw PropertyListError(.objectOverrun, "object at \(start) needs \(count) bytes at \(offset), past the object area (ends at \(tableOffset))", at: .byteOffset(start))
@@ -635,7 +444,8 @@ internal struct BinaryPropertyListDecoder {
     }
 
     /// Checks room for `count` references; `count` is already bounded by the object area.
-    private func needReferences(_ count: Int, at offset: Int, for start: Int) throws(PropertyListError) {
+    @inline(__always)
+    func needReferences(_ count: Int, at offset: Int, for start: Int) throws(PropertyListError) {
         let (bytesNeeded, overflow) = count.multipliedReportingOverflow(by: referenceSize)
         guard !overflow else {
             throw PropertyListError(.objectOverrun, "object at \(start) declares \(count) references", at: .byteOffset(start))
@@ -645,7 +455,7 @@ internal struct BinaryPropertyListDecoder {
 
     /// Reads an object reference at `offset` (already bounds-checked).
     @inline(__always)
-    private func reference(at offset: Int) throws(PropertyListError) -> Int {
+    func reference(at offset: Int) throws(PropertyListError) -> Int {
         let raw = loadBigEndian(at: offset, width: referenceSize)
         // badReference: references are below the object count.
         guard raw < UInt64(objectCount) else {
@@ -656,7 +466,7 @@ internal struct BinaryPropertyListDecoder {
 
     /// Reads object `index`'s offset from the table.
     @inline(__always)
-    private func objectOffset(_ index: Int) throws(PropertyListError) -> Int {
+    func objectOffset(_ index: Int) throws(PropertyListError) -> Int {
         let entry = tableOffset + index * offsetSize
         let raw = loadBigEndian(at: entry, width: offsetSize)
         // badObjectOffset: objects start after the header and before the offset table.
@@ -669,7 +479,7 @@ internal struct BinaryPropertyListDecoder {
     // MARK: Raw loads (callers have checked the bounds)
 
     @inline(__always)
-    private func loadBigEndian(at offset: Int, width: Int) -> UInt64 {
+    func loadBigEndian(at offset: Int, width: Int) -> UInt64 {
         switch width {
         case 1: return UInt64(bytes[offset])
         case 2: return UInt64(UInt16(bigEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt16.self)))
@@ -682,12 +492,12 @@ internal struct BinaryPropertyListDecoder {
         }
     }
 
-    private static func loadBigEndian64(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> UInt64 {
+    static func loadBigEndian64(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> UInt64 {
         UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
     }
 
     /// The index of the first byte ≥ 0x80, eight bytes at a time.
-    private static func firstNonASCII(_ region: UnsafeRawBufferPointer) -> Int? {
+    static func firstNonASCII(_ region: UnsafeRawBufferPointer) -> Int? {
         var i = 0
         let count = region.count
         while i + 8 <= count {
@@ -705,4 +515,218 @@ internal struct BinaryPropertyListDecoder {
         let digits = Array("0123456789ABCDEF".utf8)
         return String(decoding: [digits[Int(byte >> 4)], digits[Int(byte & 0xF)]], as: UTF8.self)
     }
+}
+
+/// The decoding state for one input: what is known about each object, and
+/// the decoded values, filled in one recursive pass.
+internal struct BinaryPropertyListDecoder {
+    private let input: BinaryInput
+
+    /// What is known about each object, by index, kept apart from the values
+    /// so that checking a state never copies a value.
+    /// Packed in eight bytes (state: 2 bits, height: 20, nodes: 42), a third of
+    /// an unpacked struct: this table is as long as the file has objects.
+    private struct Shape {
+        enum State: UInt64 { case unvisited, inProgress, done }
+        static let maxHeight = (1 << 20) - 1
+        static let maxNodes = (1 << 42) - 1
+        private var bits: UInt64 = 0
+
+        init() {}
+        init(state: State, height: Int, nodes: Int) {
+            bits = state.rawValue | UInt64(height) << 2 | UInt64(nodes) << 22
+        }
+        var state: State {
+            get { State(rawValue: bits & 3)! }
+            set { bits = bits & ~3 | newValue.rawValue }
+        }
+        /// Container height (0 for scalars), once done.
+        var height: Int { Int(truncatingIfNeeded: bits >> 2 & UInt64(Self.maxHeight)) }
+        /// Tree nodes the object stands for, once done.
+        var nodes: Int { Int(truncatingIfNeeded: bits >> 22) }
+    }
+    private var shapes: [Shape]
+    /// Each object's value, once its shape is done (`.null` before).
+    private var values: [PropertyListValue]
+    private var decodedCount = 0
+    /// Recently decoded dictionary keys (see `decodeKey`); allocated on first use.
+    private var recentKeys: [RecentKey] = []
+    private static let recentKeysSize = 256
+    private static let recentKeysMinimumObjects = 256
+    private struct RecentKey {
+        var object: Int
+        var key: String
+        var hash: Int?
+    }
+
+    /// Checks the header, trailer and offset table (Specs: "Trailer") and
+    /// prepares one slot per object.
+    init(_ bytes: UnsafeRawBufferPointer, limits: PropertyListLimits) throws(PropertyListError) {
+        // Heights and node counts fit a packed Shape: larger limits act as its maxima.
+        var limits = limits
+        limits.maxDepth = min(limits.maxDepth, Shape.maxHeight - 1)
+        limits.maxMaterializedNodes = min(limits.maxMaterializedNodes, Shape.maxNodes)
+        input = try BinaryInput(bytes, limits: limits)
+        // The table check bounds the object count by the file size.
+        shapes = Array(repeating: Shape(), count: input.objectCount)
+        values = Array(repeating: .null, count: input.objectCount)
+    }
+
+    /// Decodes the top object and checks that every object was used.
+    mutating func decodeDocument() throws(PropertyListError) -> PropertyListValue {
+        // unaccountedBytes: the first object starts right after the header.
+        let first = try input.objectOffset(0)
+        guard first == BinaryFormat.headerSize else {
+            throw PropertyListError(.unaccountedBytes, "first object starts at \(first), not right after the header", at: .byteOffset(BinaryFormat.headerSize))
+        }
+        let (value, _, _) = try decodeObject(input.topObject, depth: 0)
+        // Unreferenced objects are accepted, because CoreFoundation writes them
+        // (one object per repeated boolean, only the first referenced), but each
+        // is decoded and checked like any other, so every byte is still a valid object.
+        if decodedCount < input.objectCount {
+            for index in 0..<input.objectCount {
+                if shapes[index].state == .unvisited { _ = try decodeObject(index, depth: 0) }
+            }
+        }
+        return value
+    }
+
+    // MARK: Objects
+
+    /// Decodes object `index` found at container depth `depth` (0 for the top object).
+    /// Returns the value, the number of tree nodes it stands for, and its container height.
+    private mutating func decodeObject(_ index: Int, depth: Int) throws(PropertyListError) -> (PropertyListValue, nodes: Int, height: Int) {
+        switch shapes[index].state {
+        case .done:
+            let shape = shapes[index]
+            // depthLimitExceeded: a shared container reused deeper than where it was first decoded.
+            guard depth + shape.height <= input.limits.maxDepth else {
+                throw PropertyListError(.depthLimitExceeded, "containers nest deeper than \(input.limits.maxDepth)", at: .byteOffset((try? input.objectOffset(index)) ?? 0))
+            }
+            return (values[index], shape.nodes, shape.height)
+        case .inProgress:
+            throw PropertyListError(.cyclicReference, "object \(index) contains itself", at: .byteOffset((try? input.objectOffset(index)) ?? 0))
+        case .unvisited:
+            break
+        }
+        shapes[index].state = .inProgress
+        let start = try input.objectOffset(index)
+        let marker = input.bytes[start]
+        let result: (PropertyListValue, nodes: Int, height: Int)
+        let end: Int
+        switch marker & 0xF0 {
+        case 0xA0:
+            (result, end) = try decodeArray(at: start, depth: depth + 1)
+        case 0xD0:
+            (result, end) = try decodeDictionary(at: start, depth: depth + 1)
+        default:
+            let scalar: PropertyListValue
+            (scalar, end) = try input.decodeScalar(at: start)
+            result = (scalar, 1, 0)
+        }
+        // unaccountedBytes: each object ends exactly where the next one (or the table) starts.
+        let nextStart = index + 1 < input.objectCount ? try input.objectOffset(index + 1) : input.tableOffset
+        guard end == nextStart else {
+            throw PropertyListError(.unaccountedBytes, end < nextStart
+                ? "\(nextStart - end) bytes after object \(index) belong to no object"
+                : "object \(index) overlaps the next object or is out of table order", at: .byteOffset(end))
+        }
+        values[index] = result.0
+        shapes[index] = Shape(state: .done, height: result.height, nodes: result.nodes)
+        decodedCount += 1
+        return result
+    }
+
+
+    /// Decodes an array (0xAn) entered at container depth `depth`.
+    private mutating func decodeArray(at start: Int, depth: Int) throws(PropertyListError) -> ((PropertyListValue, nodes: Int, height: Int), end: Int) {
+        try input.checkDepth(depth, at: start)
+        let (count, refs) = try input.readCount(at: start)
+        try input.checkCollectionCount(count, at: start)
+        try input.needReferences(count, at: refs, for: start)
+        var elements: [PropertyListValue] = []
+        elements.reserveCapacity(count)
+        var nodes = 1
+        var height = 0
+        for position in 0..<count {
+            let child = try input.reference(at: refs + position * input.referenceSize)
+            let element: PropertyListValue, childNodes: Int, childHeight: Int
+            do {
+                (element, childNodes, childHeight) = try decodeObject(child, depth: depth)
+            } catch {
+                throw error.inside(.index(position))
+            }
+            elements.append(element)
+            nodes = try input.addNodes(nodes, childNodes, at: start)
+            height = max(height, childHeight)
+        }
+        return ((.array(elements), nodes, height + 1), refs + count * input.referenceSize)
+    }
+
+    /// Decodes a dictionary (0xDn) entered at container depth `depth`.
+    private mutating func decodeDictionary(at start: Int, depth: Int) throws(PropertyListError) -> ((PropertyListValue, nodes: Int, height: Int), end: Int) {
+        try input.checkDepth(depth, at: start)
+        let (count, keyRefs) = try input.readCount(at: start)
+        try input.checkCollectionCount(count, at: start)
+        try input.needReferences(count, at: keyRefs, for: start)
+        let valueRefs = keyRefs + count * input.referenceSize
+        try input.needReferences(count, at: valueRefs, for: start)
+        var dictionary = PropertyListDictionary(minimumCapacity: count)
+        var nodes = 1
+        var height = 0
+        for position in 0..<count {
+            let keyIndex = try input.reference(at: keyRefs + position * input.referenceSize)
+            let (key, keyHash) = try decodeKey(keyIndex, hashed: dictionary.isIndexed)
+            let valueIndex = try input.reference(at: valueRefs + position * input.referenceSize)
+            let value: PropertyListValue, childNodes: Int, childHeight: Int
+            do {
+                (value, childNodes, childHeight) = try decodeObject(valueIndex, depth: depth)
+            } catch {
+                throw error.inside(.key(key))
+            }
+            // duplicateKey: each key once (canonically equivalent spellings count as one).
+            guard dictionary.insertNew(value, forKey: key, hashValue: keyHash) else {
+                throw PropertyListError(.duplicateKey, "key \"\(key)\" appears more than once", at: .byteOffset(keyRefs + position * input.referenceSize))
+            }
+            nodes = try input.addNodes(nodes, 1 &+ childNodes, at: start)
+            height = max(height, childHeight)
+        }
+        return ((.dictionary(dictionary), nodes, height + 1), valueRefs + count * input.referenceSize)
+    }
+
+    /// Decodes object `index` as a dictionary key; with `hashed`, also
+    /// returns its `hashValue`.
+    ///
+    /// Keys already met are taken from `recentKeys`, a small direct-mapped cache
+    /// by object index: the dictionaries of a file share a few key objects
+    /// (Apple's writers store each distinct string once), so most keys are
+    /// decoded and hashed once per document instead of once per entry.
+    private mutating func decodeKey(_ index: Int, hashed: Bool) throws(PropertyListError) -> (String, hash: Int?) {
+        let slot = index & (recentKeys.count &- 1)
+        if !recentKeys.isEmpty, recentKeys[slot].object == index {
+            guard hashed else { return (recentKeys[slot].key, nil) }
+            if let hash = recentKeys[slot].hash { return (recentKeys[slot].key, hash) }
+            let hash = recentKeys[slot].key.hashValue
+            recentKeys[slot].hash = hash
+            return (recentKeys[slot].key, hash)
+        }
+        let offset = try input.objectOffset(index)
+        let kind = input.bytes[offset] & 0xF0
+        // nonStringKey: keys are ASCII or UTF-16 strings.
+        guard kind == BinaryFormat.Marker.asciiString || kind == BinaryFormat.Marker.utf16String else {
+            throw PropertyListError(.nonStringKey, "dictionary key is not a string (marker 0x\(BinaryInput.hex(input.bytes[offset])))", at: .byteOffset(offset))
+        }
+        let (value, _, _) = try decodeObject(index, depth: 0)
+        guard case .string(let key) = value else { preconditionFailure("string marker decoded to \(value.typeName)") }
+        let hash = hashed ? key.hashValue : nil
+        // Small documents are decoded without the cache: it would cost more to
+        // set up than the few repeated keys they can have save.
+        guard input.objectCount >= Self.recentKeysMinimumObjects else { return (key, hash) }
+        if recentKeys.isEmpty {
+            recentKeys = Array(repeating: RecentKey(object: -1, key: "", hash: nil), count: Self.recentKeysSize)
+        }
+        recentKeys[index & (Self.recentKeysSize - 1)] = RecentKey(object: index, key: key, hash: hash)
+        return (key, hash)
+    }
+
 }

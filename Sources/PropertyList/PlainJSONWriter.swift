@@ -66,7 +66,7 @@ public struct PlainJSONWriter: Sendable {
             case "\u{0C}": out += "\\f"
             default:
                 if scalar.value < 0x20 {
-                    out += "\\u00" + BinaryPropertyListDecoder.hex(UInt8(scalar.value)).lowercased()
+                    out += "\\u00" + BinaryInput.hex(UInt8(scalar.value)).lowercased()
                 } else {
                     out.unicodeScalars.append(scalar)
                 }

@@ -18,25 +18,32 @@ public struct StringKeyedDictionary<Value: Hashable & Sendable>: Sendable {
     // Members are inlinable so that they are specialised in each client module
     // for its value type instead of running as unspecialised generic code
     // (measured: 8% of keyed-archive decoding went to generic metadata lookups).
-    @usableFromInline internal var entries: [(key: String, value: Value)]
+    /// The keys, in insertion order.
+    @usableFromInline internal var storedKeys: [String]
+    /// The values, in the order of their keys.
+    @usableFromInline internal var storedValues: [Value]
     /// Empty while the dictionary is small enough to scan.
     @usableFromInline internal var index: KeyIndex
 
     /// Creates an empty dictionary.
     @inlinable public init() {
-        entries = []
+        storedKeys = []
+        storedValues = []
         index = KeyIndex()
     }
 
     /// Creates an empty dictionary with room for `capacity` entries.
     @inlinable public init(minimumCapacity capacity: Int) {
-        entries = []
-        entries.reserveCapacity(capacity)
+        storedKeys = []
+        storedValues = []
+        storedKeys.reserveCapacity(capacity)
+        storedValues.reserveCapacity(capacity)
         index = KeyIndex(forCount: capacity)
     }
 
-    @inlinable internal init(entries: [(key: String, value: Value)], index: KeyIndex) {
-        self.entries = entries
+    @inlinable internal init(storedKeys: [String], storedValues: [Value], index: KeyIndex) {
+        self.storedKeys = storedKeys
+        self.storedValues = storedValues
         self.index = index
     }
 
@@ -49,33 +56,34 @@ public struct StringKeyedDictionary<Value: Hashable & Sendable>: Sendable {
     }
 
     /// The number of entries.
-    @inlinable public var count: Int { entries.count }
+    @inlinable public var count: Int { storedKeys.count }
+    /// The keys in insertion order.
+    @inlinable public var keys: [String] { storedKeys }
+    /// The values in insertion order.
+    @inlinable public var values: [Value] { storedValues }
     /// True when there are no entries.
-    @inlinable public var isEmpty: Bool { entries.isEmpty }
+    @inlinable public var isEmpty: Bool { storedKeys.isEmpty }
     /// True when keys are found through the hash index, so that inserting one
     /// needs its `hashValue`; false while the dictionary is small enough to scan.
     @inlinable package var isIndexed: Bool { !index.isEmpty }
-    /// The keys in insertion order.
-    public var keys: [String] { entries.map(\.key) }
-    /// The values in insertion order.
-    public var values: [Value] { entries.map(\.value) }
 
     /// The value stored under `key`; assigning nil removes the entry.
     @inlinable public subscript(key: String) -> Value? {
         get {
             guard let position = position(forKey: key) else { return nil }
-            return entries[position].value
+            return storedValues[position]
         }
         set {
             if let newValue {
                 if let position = position(forKey: key) {
-                    entries[position].value = newValue
+                    storedValues[position] = newValue
                 } else {
                     append(newValue, forKey: key)
                 }
             } else if let position = position(forKey: key) {
-                entries.remove(at: position)
-                index = KeyIndex(forCount: entries.count)
+                storedKeys.remove(at: position)
+                storedValues.remove(at: position)
+                index = KeyIndex(forCount: storedKeys.count)
                 if !index.isEmpty { rebuildIndex() }
             }
         }
@@ -90,24 +98,43 @@ public struct StringKeyedDictionary<Value: Hashable & Sendable>: Sendable {
 
     /// `insertNew(_:forKey:)` for a reader that knows `key.hashValue` already
     /// (it meets the same key object many times in one document).
-    @inlinable package mutating func insertNew(_ value: Value, forKey key: String, hashValue: Int?) -> Bool {
-        if index.isEmpty && entries.count < KeyIndex.scanLimit {
-            for entry in entries where entry.key == key { return false }
-            entries.append((key, value))
+    @inlinable package mutating func insertNew(_ value: __owned Value, forKey key: __owned String, hashValue: Int?) -> Bool {
+        if index.isEmpty && storedKeys.count < KeyIndex.scanLimit {
+            for existing in storedKeys where existing == key { return false }
+            storedKeys.append(key)
+            storedValues.append(value)
             return true
         }
-        growIndexIfNeeded(toHold: entries.count + 1)
-        let (found, bucket) = find(key, hashValue: hashValue ?? key.hashValue)
-        if found != nil { return false }
-        index[bucket] = entries.count + 1
-        entries.append((key, value))
+        growIndexIfNeeded(toHold: storedKeys.count + 1)
+        let hash = hashValue ?? key.hashValue
+        let slotValue = storedKeys.count + 1
+        // One probe that either finds the key or claims the empty slot.
+        let inserted = storedKeys.withUnsafeBufferPointer { keys in
+            index.slots.withUnsafeMutableBytes { slots in
+                let shift = KeyIndex.widthShift(byteCount: slots.count)
+                let mask = slots.count >> shift &- 1
+                var bucket = hash & mask
+                while true {
+                    let stored = KeyIndex.load(UnsafeRawBufferPointer(slots), bucket: bucket, widthShift: shift)
+                    if stored == 0 {
+                        KeyIndex.store(slotValue, in: slots, bucket: bucket, widthShift: shift)
+                        return true
+                    }
+                    if keys[stored &- 1] == key { return false }
+                    bucket = (bucket &+ 1) & mask
+                }
+            }
+        }
+        guard inserted else { return false }
+        storedKeys.append(key)
+        storedValues.append(value)
         return true
     }
 
     /// The position of `key`'s entry, if present.
     @inlinable internal func position(forKey key: String) -> Int? {
         if index.isEmpty {
-            for position in entries.indices where entries[position].key == key { return position }
+            for position in storedKeys.indices where storedKeys[position] == key { return position }
             return nil
         }
         return find(key).position
@@ -116,35 +143,46 @@ public struct StringKeyedDictionary<Value: Hashable & Sendable>: Sendable {
     /// Probes the index for `key`: its entry's position, or the empty bucket
     /// where it would go.
     @inlinable internal func find(_ key: String, hashValue: Int? = nil) -> (position: Int?, bucket: Int) {
-        let mask = index.capacity - 1
-        var bucket = (hashValue ?? key.hashValue) & mask
-        while true {
-            let stored = index[bucket]
-            if stored == 0 { return (nil, bucket) }
-            if entries[stored - 1].key == key { return (stored - 1, bucket) }
-            bucket = (bucket + 1) & mask
+        let hash = hashValue ?? key.hashValue
+        return index.slots.withUnsafeBytes { slots in
+            storedKeys.withUnsafeBufferPointer { keys in
+                let shift = KeyIndex.widthShift(byteCount: slots.count)
+                let mask = slots.count >> shift &- 1
+                var bucket = hash & mask
+                while true {
+                    let stored = KeyIndex.load(slots, bucket: bucket, widthShift: shift)
+                    if stored == 0 { return (nil, bucket) }
+                    if keys[stored &- 1] == key { return (stored &- 1, bucket) }
+                    bucket = (bucket &+ 1) & mask
+                }
+            }
         }
     }
 
     /// Appends an entry whose key is known to be absent.
     @inlinable internal mutating func append(_ value: Value, forKey key: String) {
-        growIndexIfNeeded(toHold: entries.count + 1)
-        if !index.isEmpty { index[find(key).bucket] = entries.count + 1 }
-        entries.append((key, value))
+        growIndexIfNeeded(toHold: storedKeys.count + 1)
+        if !index.isEmpty { index[find(key).bucket] = storedKeys.count + 1 }
+        storedKeys.append(key)
+        storedValues.append(value)
     }
 
     /// Makes the index big enough for `count` entries (nothing while a scan will do).
-    @inlinable internal mutating func growIndexIfNeeded(toHold count: Int) {
-        guard count > KeyIndex.scanLimit, count > index.capacity / 2 else { return }
-        index = KeyIndex(forCount: Swift.max(count, 2 * entries.count))
+    @inlinable @inline(__always) internal mutating func growIndexIfNeeded(toHold count: Int) {
+        guard count > KeyIndex.scanLimit, count > index.capacity >> 1 else { return }
+        growIndex(toHold: count)
+    }
+
+    @inlinable @inline(never) internal mutating func growIndex(toHold count: Int) {
+        index = KeyIndex(forCount: Swift.max(count, 2 * storedKeys.count))
         rebuildIndex()
     }
 
     /// Enters every entry into a fresh, empty index.
     @usableFromInline internal mutating func rebuildIndex() {
         let mask = index.capacity - 1
-        for position in entries.indices {
-            var bucket = entries[position].key.hashValue & mask
+        for position in storedKeys.indices {
+            var bucket = storedKeys[position].hashValue & mask
             while index[bucket] != 0 { bucket = (bucket + 1) & mask }
             index[bucket] = position + 1
         }
@@ -153,22 +191,18 @@ public struct StringKeyedDictionary<Value: Hashable & Sendable>: Sendable {
     /// The keys in the order writers use: ascending by UTF-16 code units,
     /// as CoreFoundation sorts them. See `Specs/binary-plist.md`, "Key order".
     public var sortedKeys: [String] {
-        let keys = self.keys
-        return UTF16Order.sortedIndices(keys).map { keys[$0] }
+        UTF16Order.sortedIndices(storedKeys).map { storedKeys[$0] }
     }
 
     /// The positions of the entries in writer order (keys ascending by UTF-16
     /// code units): `for position in d.writerOrder { let (key, value) = d[position] }`.
     package var writerOrder: [Int] {
-        UTF16Order.sortedIndices(keys)
+        UTF16Order.sortedIndices(storedKeys)
     }
 
     /// Returns a dictionary with the same keys and transformed values.
     @inlinable public func mapValues<T>(_ transform: (Value) throws -> T) rethrows -> StringKeyedDictionary<T> {
-        var mapped: [(key: String, value: T)] = []
-        mapped.reserveCapacity(entries.count)
-        for (key, value) in entries { mapped.append((key, try transform(value))) }
-        return StringKeyedDictionary<T>(entries: mapped, index: index)
+        StringKeyedDictionary<T>(storedKeys: storedKeys, storedValues: try storedValues.map(transform), index: index)
     }
 }
 
@@ -201,32 +235,46 @@ internal struct KeyIndex: Sendable {
         capacity <= 256 ? 1 : capacity <= 65_536 ? 2 : 4
     }
 
+    /// log₂ of the slot width of a table of `byteCount` bytes.
+    @inlinable @inline(__always) static func widthShift(byteCount: Int) -> Int {
+        byteCount <= 256 ? 0 : byteCount <= 131_072 ? 1 : 2
+    }
+
     @inlinable var isEmpty: Bool { slots.isEmpty }
 
-    @inlinable var width: Int { slots.count <= 256 ? 1 : slots.count <= 131_072 ? 2 : 4 }
-
     /// The number of slots (0 without an index).
-    @inlinable var capacity: Int { slots.count / width }
+    @inlinable var capacity: Int { slots.count >> Self.widthShift(byteCount: slots.count) }
+
+    /// Position + 1 of the entry in `bucket`, or 0. The index's only raw
+    /// memory access: `bucket` is below the capacity (callers mask it).
+    @inlinable @inline(__always)
+    static func load(_ slots: UnsafeRawBufferPointer, bucket: Int, widthShift: Int) -> Int {
+        switch widthShift {
+        case 0: return Int(slots[bucket])
+        case 1: return Int(UInt16(littleEndian: slots.loadUnaligned(fromByteOffset: bucket << 1, as: UInt16.self)))
+        default: return Int(UInt32(littleEndian: slots.loadUnaligned(fromByteOffset: bucket << 2, as: UInt32.self)))
+        }
+    }
+
+    /// Stores position + 1 (`value`) in `bucket`, below the capacity.
+    @inlinable @inline(__always)
+    static func store(_ value: Int, in slots: UnsafeMutableRawBufferPointer, bucket: Int, widthShift: Int) {
+        switch widthShift {
+        case 0: slots[bucket] = UInt8(truncatingIfNeeded: value)
+        case 1: slots.storeBytes(of: UInt16(truncatingIfNeeded: value).littleEndian, toByteOffset: bucket << 1, as: UInt16.self)
+        default: slots.storeBytes(of: UInt32(truncatingIfNeeded: value).littleEndian, toByteOffset: bucket << 2, as: UInt32.self)
+        }
+    }
 
     /// Position + 1 of the entry in `bucket`, or 0.
     @inlinable subscript(bucket: Int) -> Int {
         get {
-            switch width {
-            case 1: return Int(slots[bucket])
-            case 2: return Int(slots[2 * bucket]) | Int(slots[2 * bucket + 1]) << 8
-            default:
-                return slots.withUnsafeBytes { Int(UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: 4 * bucket, as: UInt32.self))) }
-            }
+            precondition(bucket >= 0 && bucket < capacity)
+            return slots.withUnsafeBytes { Self.load($0, bucket: bucket, widthShift: Self.widthShift(byteCount: $0.count)) }
         }
         set {
-            switch width {
-            case 1: slots[bucket] = UInt8(truncatingIfNeeded: newValue)
-            case 2:
-                slots[2 * bucket] = UInt8(truncatingIfNeeded: newValue)
-                slots[2 * bucket + 1] = UInt8(truncatingIfNeeded: newValue >> 8)
-            default:
-                slots.withUnsafeMutableBytes { $0.storeBytes(of: UInt32(truncatingIfNeeded: newValue).littleEndian, toByteOffset: 4 * bucket, as: UInt32.self) }
-            }
+            precondition(bucket >= 0 && bucket < capacity)
+            slots.withUnsafeMutableBytes { Self.store(newValue, in: $0, bucket: bucket, widthShift: Self.widthShift(byteCount: $0.count)) }
         }
     }
 }
@@ -255,18 +303,17 @@ extension StringKeyedDictionary: RandomAccessCollection {
     public typealias Element = (key: String, value: Value)
     public typealias Index = Int
     @inlinable public var startIndex: Int { 0 }
-    @inlinable public var endIndex: Int { entries.count }
-    @inlinable public subscript(position: Int) -> Element { entries[position] }
+    @inlinable public var endIndex: Int { storedKeys.count }
+    @inlinable public subscript(position: Int) -> Element { (storedKeys[position], storedValues[position]) }
 }
 
 extension StringKeyedDictionary: Hashable {
     /// Equal when both hold exactly equal keys and values, in any order.
     public static func == (lhs: Self, rhs: Self) -> Bool {
         guard lhs.count == rhs.count else { return false }
-        for (key, value) in lhs.entries {
+        for (key, value) in zip(lhs.storedKeys, lhs.storedValues) {
             guard let position = rhs.position(forKey: key) else { return false }
-            let (otherKey, otherValue) = rhs.entries[position]
-            guard ExactString.equal(key, otherKey), value == otherValue else { return false }
+            guard ExactString.equal(key, rhs.storedKeys[position]), value == rhs.storedValues[position] else { return false }
         }
         return true
     }
@@ -274,7 +321,7 @@ extension StringKeyedDictionary: Hashable {
     /// An order-independent hash of the entries.
     public func hash(into hasher: inout Hasher) {
         var combined = 0
-        for (key, value) in entries {
+        for (key, value) in zip(storedKeys, storedValues) {
             var entry = Hasher()
             ExactString.hash(key, into: &entry)
             entry.combine(value)

@@ -28,10 +28,10 @@ extension PropertyListValue: CustomStringConvertible {
         case .data(let data):
             out += "{length = \(data.count), bytes = 0x"
             let shown = data.count <= 24 ? data[...] : data.prefix(8)
-            for byte in shown { out += BinaryPropertyListDecoder.hex(byte).lowercased() }
+            for byte in shown { out += BinaryInput.hex(byte).lowercased() }
             if data.count > 24 {
                 out += " ... "
-                for byte in data.suffix(8) { out += BinaryPropertyListDecoder.hex(byte).lowercased() }
+                for byte in data.suffix(8) { out += BinaryInput.hex(byte).lowercased() }
             }
             out += "}"
         case .array(let elements):
