@@ -41,7 +41,7 @@ public struct BinaryPropertyListWriter: Sendable {
 
 /// Pass one assigns object numbers; pass two writes bytes.
 internal struct BinaryPropertyListFlattener {
-    private enum Entry {
+    fileprivate enum Entry {
         case scalar(PropertyListValue)
         /// Children are `references[start ..< start + count]`.
         case array(start: Int, count: Int)
@@ -114,7 +114,7 @@ internal struct BinaryPropertyListFlattener {
     /// Returns the object number of an equal scalar already seen, or a new one.
     private mutating func unique(_ scalar: PropertyListValue) -> Int {
         let next = entries.count
-        let number = uniqued.number(for: scalar, next: next)
+        let number = uniqued.number(for: scalar, next: next, written: entries)
         if number == next { entries.append(.scalar(scalar)) }
         return number
     }
@@ -248,34 +248,27 @@ internal struct BinaryPropertyListFlattener {
     }
 }
 
-/// Object numbers of the scalars written so far, one table per type, so that
-/// equal scalars (exactly equal: strings by scalars, reals and dates by bits)
-/// are written once.
+/// Object numbers of the scalars written so far, so that equal scalars
+/// (exactly equal: strings by scalars, reals and dates by bits) are written once.
+///
+/// One open-addressing table (linear probing, at most half full) for every
+/// type: each slot packs 32 bits of the scalar's hash with its object number,
+/// so the table grows without hashing again, and a probe compares a scalar
+/// with the written one only when those bits match. Hashes come from Swift's
+/// per-process seeded `Hasher`, so values chosen to collide cannot make
+/// writing quadratic. Booleans and null, which have one or two values, skip
+/// the table.
 private struct ScalarNumbers {
-    private struct ExactStringKey: Hashable {
-        let string: String
-        static func == (lhs: Self, rhs: Self) -> Bool { ExactString.equal(lhs.string, rhs.string) }
-        func hash(into hasher: inout Hasher) { ExactString.hash(string, into: &hasher) }
-    }
-    private var strings: [ExactStringKey: Int] = [:]
-    private var integers: [PropertyListInteger: Int] = [:]
-    private var reals: [UInt64: Int] = [:]
-    private var dates: [UInt64: Int] = [:]
-    private var datas: [Data: Int] = [:]
-    private var uids: [UInt32: Int] = [:]
+    /// `hash bits << 32 | (object number + 1)`, or 0 for an empty slot.
+    private var slots = [UInt64](repeating: 0, count: 64)
+    private var count = 0
     private var booleans: [Int?] = [nil, nil]
     private var null: Int?
 
     /// The number of an equal scalar already numbered, else `next` (now taken).
-    mutating func number(for scalar: PropertyListValue, next: Int) -> Int {
+    /// `written` holds the objects numbered so far.
+    mutating func number(for scalar: PropertyListValue, next: Int, written: [BinaryPropertyListFlattener.Entry]) -> Int {
         switch scalar {
-        case .string(let string):
-            return Self.lookUp(&strings, ExactStringKey(string: string), next)
-        case .integer(let integer): return Self.lookUp(&integers, integer, next)
-        case .real(let real): return Self.lookUp(&reals, real.bitPattern, next)
-        case .date(let date): return Self.lookUp(&dates, date.timeIntervalSinceReferenceDate.bitPattern, next)
-        case .data(let data): return Self.lookUp(&datas, data, next)
-        case .uid(let uid): return Self.lookUp(&uids, uid, next)
         case .bool(let flag):
             if let number = booleans[flag ? 1 : 0] { return number }
             booleans[flag ? 1 : 0] = next
@@ -286,13 +279,56 @@ private struct ScalarNumbers {
             return next
         case .array, .dictionary:
             preconditionFailure("containers are not scalars")
+        default:
+            break
         }
+        precondition(next < Int(UInt32.max), "more objects than a binary property list can number")
+        let hashBits = UInt64(UInt32(truncatingIfNeeded: Self.hash(scalar) >> 32))
+        var mask = slots.count - 1
+        var bucket = Int(hashBits) & mask
+        while slots[bucket] != 0 {
+            let slot = slots[bucket]
+            if slot >> 32 == hashBits {
+                let number = Int(slot & 0xFFFF_FFFF) - 1
+                if case .scalar(let other) = written[number], other == scalar { return number }
+            }
+            bucket = (bucket + 1) & mask
+        }
+        slots[bucket] = hashBits << 32 | UInt64(next + 1)
+        count += 1
+        if count > slots.count / 2 {
+            grow()
+            mask = slots.count - 1
+        }
+        return next
     }
 
-    private static func lookUp<Key: Hashable>(_ table: inout [Key: Int], _ key: Key, _ next: Int) -> Int {
-        // One hash: the defaulted subscript's modify accessor inserts `next`
-        // unless an equal key holds a number already.
-        func read(_ slot: inout Int) -> Int { slot }
-        return read(&table[key, default: next])
+    /// Doubles the table, placing each slot by its stored hash bits.
+    private mutating func grow() {
+        var larger = [UInt64](repeating: 0, count: 2 * slots.count)
+        let mask = larger.count - 1
+        for slot in slots where slot != 0 {
+            var bucket = Int(slot >> 32) & mask
+            while larger[bucket] != 0 { bucket = (bucket + 1) & mask }
+            larger[bucket] = slot
+        }
+        slots = larger
+    }
+
+    /// A hash consistent with exact equality. The type is left out: scalars of
+    /// different types are never equal, and at most one of each type can share
+    /// a hash this way (an integer, a real and a date of the same 64 bits).
+    private static func hash(_ scalar: PropertyListValue) -> Int {
+        var hasher = Hasher()
+        switch scalar {
+        case .string(let string): ExactString.hash(string, into: &hasher)
+        case .integer(let integer): hasher.combine(integer)
+        case .real(let real): hasher.combine(real.bitPattern)
+        case .date(let date): hasher.combine(date.timeIntervalSinceReferenceDate.bitPattern)
+        case .data(let data): hasher.combine(data)
+        case .uid(let uid): hasher.combine(UInt64(uid))
+        case .bool, .null, .array, .dictionary: preconditionFailure("not hashed")
+        }
+        return hasher.finalize()
     }
 }

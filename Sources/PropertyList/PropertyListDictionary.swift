@@ -341,6 +341,9 @@ extension StringKeyedDictionary: ExpressibleByDictionaryLiteral {
 
 /// UTF-16 order decided on UTF-8 bytes where the two orders agree.
 enum UTF16Order {
+    /// Up to this many keys are sorted by insertion, comparing strings directly.
+    static let smallCount = 16
+
     /// The indices of `keys` in ascending UTF-16 order (the keys are distinct).
     /// Dictionaries read from a file are usually in order already, which one
     /// pass checks; otherwise each key's first eight UTF-8 bytes, as a
@@ -348,6 +351,21 @@ enum UTF16Order {
     static func sortedIndices(_ keys: [String]) -> [Int] {
         let count = keys.count
         if count < 2 { return Array(0..<count) }
+        // Small dictionaries (most userInfo ones): insertion sort comparing the
+        // strings themselves, without building prefixes.
+        if count <= smallCount {
+            var order = Array(0..<count)
+            for i in 1..<count {
+                let key = order[i]
+                var j = i
+                while j > 0 && utf16Precedes(keys[key], keys[order[j - 1]]) {
+                    order[j] = order[j - 1]
+                    j -= 1
+                }
+                order[j] = key
+            }
+            return order
+        }
         // Two big-endian words per key: its first sixteen UTF-8 bytes, zero-padded.
         var words: [UInt64] = []
         words.reserveCapacity(2 * count)

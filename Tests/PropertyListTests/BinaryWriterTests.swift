@@ -93,6 +93,31 @@ struct BinaryWriterTests {
         #expect(try write(value).count > 0)
     }
 
+    /// The object count in the trailer of `bytes`.
+    static func objectCount(_ bytes: [UInt8]) -> Int {
+        Int(bytes.suffix(24).prefix(8).reduce(0 as UInt64) { $0 << 8 | UInt64($1) })
+    }
+
+    @Test("equal scalars share one object; the same 64 bits as an integer, a real and a date do not")
+    func sharingCounts() throws {
+        // 1.0's bit pattern as an integer, a real and a date: one hash, three objects.
+        let bits = Int64(bitPattern: (1.0 as Double).bitPattern)
+        let sameBits: PropertyListValue = [.integer(PropertyListInteger(bits)), .real(1.0), .date(Date(timeIntervalSinceReferenceDate: 1.0)),
+                                           .integer(PropertyListInteger(bits)), .real(1.0), .date(Date(timeIntervalSinceReferenceDate: 1.0))]
+        #expect(Self.objectCount(try write(sameBits)) == 1 + 3)
+        // 3,000 distinct strings, integers and data, each three times: the table grows past its first size.
+        var elements: [PropertyListValue] = []
+        for round in 0..<3 {
+            for i in 0..<1_000 {
+                elements += [.string("s\(i)"), .integer(PropertyListInteger(Int64(i) + 1_000_000)), .data(Data("d\(i)".utf8))]
+            }
+            if round == 0 { elements += [true, false, .null] } else { elements += [false, .null, true] }
+        }
+        let bytes = try write(.array(elements))
+        #expect(Self.objectCount(bytes) == 1 + 3_000 + 3)
+        #expect(try BinaryPropertyListReader().read(bytes) == .array(elements))
+    }
+
     @Test("invalidDate: the writer refuses what the reader would refuse")
     func refusesNonFiniteDates() {
         #expect(throws: PropertyListError(.invalidDate, "")) {
