@@ -519,7 +519,14 @@ internal struct BinaryInput {
 
 /// The decoding state for one input: what is known about each object, and
 /// the decoded values, filled in one recursive pass.
-internal struct BinaryPropertyListDecoder {
+///
+/// The two per-object tables are raw memory the decoder owns (allocated when
+/// it is created, released by `deinit`; the decoder cannot be copied), so that
+/// recording an object's state and value is a plain store: as arrays, each of
+/// the three writes per object checked the buffer's uniqueness and bounds.
+/// Every index into them is an object number below the count, which
+/// `BinaryInput.reference(at:)` and the loops over `0..<objectCount` ensure.
+internal struct BinaryPropertyListDecoder: ~Copyable {
     private let input: BinaryInput
 
     /// What is known about each object, by index, kept apart from the values
@@ -545,9 +552,9 @@ internal struct BinaryPropertyListDecoder {
         /// Tree nodes the object stands for, once done.
         var nodes: Int { Int(truncatingIfNeeded: bits >> 22) }
     }
-    private var shapes: [Shape]
+    private let shapes: UnsafeMutableBufferPointer<Shape>
     /// Each object's value, once its shape is done (`.null` before).
-    private var values: [PropertyListValue]
+    private let values: UnsafeMutableBufferPointer<PropertyListValue>
     private var decodedCount = 0
     /// Recently decoded dictionary keys (see `decodeKey`); allocated on first use.
     private var recentKeys: [RecentKey] = []
@@ -568,8 +575,16 @@ internal struct BinaryPropertyListDecoder {
         limits.maxMaterializedNodes = min(limits.maxMaterializedNodes, Shape.maxNodes)
         input = try BinaryInput(bytes, limits: limits)
         // The table check bounds the object count by the file size.
-        shapes = Array(repeating: Shape(), count: input.objectCount)
-        values = Array(repeating: .null, count: input.objectCount)
+        shapes = .allocate(capacity: input.objectCount)
+        shapes.initialize(repeating: Shape())
+        values = .allocate(capacity: input.objectCount)
+        values.initialize(repeating: .null)
+    }
+
+    deinit {
+        values.deinitialize()
+        values.deallocate()
+        shapes.deallocate()
     }
 
     /// Decodes the top object and checks that every object was used.
