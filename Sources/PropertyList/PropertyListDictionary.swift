@@ -63,6 +63,9 @@ public struct StringKeyedDictionary<Value: Hashable & Sendable>: Sendable {
     @inlinable public var values: [Value] { storedValues }
     /// True when there are no entries.
     @inlinable public var isEmpty: Bool { storedKeys.isEmpty }
+    /// The most entries a dictionary holds before it builds a hash index; a
+    /// reader that cannot know a dictionary's size reserves this many.
+    @inlinable package static var scanLimit: Int { KeyIndex.scanLimit }
     /// True when keys are found through the hash index, so that inserting one
     /// needs its `hashValue`; false while the dictionary is small enough to scan.
     @inlinable package var isIndexed: Bool { !index.isEmpty }

@@ -353,30 +353,34 @@ extension PropertyListError.Code {
 
 /// The text forms of scalar elements (Specs/xml-plist.md, "Values").
 enum ScalarText {
-    static func value(_ kind: PlistGrammar.ScalarKind, _ text: String, limits: PropertyListLimits) throws(PropertyListError) -> PropertyListValue {
+    /// The value of a scalar element from its text, read as bytes: only a
+    /// `<string>` (and an error message) becomes a `String`.
+    static func value(_ kind: PlistGrammar.ScalarKind, _ text: UnsafeBufferPointer<UInt8>, limits: PropertyListLimits) throws(PropertyListError) -> PropertyListValue {
+        func shown() -> String { String(decoding: text, as: UTF8.self) }
         switch kind {
         case .string:
-            try checkLeadingByteOrderMark(text)
-            return .string(text)
+            let string = String(decoding: text, as: UTF8.self)
+            try checkLeadingByteOrderMark(string)
+            return .string(string)
         case .trueValue: return .bool(true)
         case .falseValue: return .bool(false)
         case .integer:
             guard let integer = integer(text) else {
-                throw PropertyListError(.invalidInteger, "\"\(text)\" is not an integer in [-2^63, 2^64)")
+                throw PropertyListError(.invalidInteger, "\"\(shown())\" is not an integer in [-2^63, 2^64)")
             }
             return .integer(integer)
         case .real:
             guard let real = real(text) else {
-                throw PropertyListError(.invalidReal, "\"\(text)\" is not a real")
+                throw PropertyListError(.invalidReal, "\"\(shown())\" is not a real")
             }
             return .real(real)
         case .date:
             guard let date = date(text) else {
-                throw PropertyListError(.invalidDate, "\"\(text)\" is not a date YYYY-MM-DDTHH:MM:SSZ")
+                throw PropertyListError(.invalidDate, "\"\(shown())\" is not a date YYYY-MM-DDTHH:MM:SSZ")
             }
             return .date(date)
         case .data:
-            guard let data = base64(text) else {
+            guard let data = StrictBase64.decode(text, skippingWhitespace: true) else {
                 throw PropertyListError(.invalidData, "<data> is not padded base64")
             }
             // dataLimitExceeded
@@ -400,22 +404,22 @@ enum ScalarText {
 
     /// An optional sign, then decimal digits (leading zeros are decimal, not octal)
     /// or `0x`/`0X` and hexadecimal digits; no whitespace.
-    static func integer(_ text: String) -> PropertyListInteger? {
-        let utf8 = text.utf8
-        var i = utf8.startIndex
+    static func integer(_ text: UnsafeBufferPointer<UInt8>) -> PropertyListInteger? {
+        var i = 0
         var negative = false
-        if i != utf8.endIndex, utf8[i] == UInt8(ascii: "-") || utf8[i] == UInt8(ascii: "+") {
-            negative = utf8[i] == UInt8(ascii: "-")
-            i = utf8.index(after: i)
+        if i < text.count, text[i] == UInt8(ascii: "-") || text[i] == UInt8(ascii: "+") {
+            negative = text[i] == UInt8(ascii: "-")
+            i += 1
         }
         var radix: UInt64 = 10
-        if utf8[i...].starts(with: [UInt8(ascii: "0"), UInt8(ascii: "x")]) || utf8[i...].starts(with: [UInt8(ascii: "0"), UInt8(ascii: "X")]) {
+        if i + 1 < text.count, text[i] == UInt8(ascii: "0"), text[i + 1] | 0x20 == UInt8(ascii: "x") {
             radix = 16
-            i = utf8.index(i, offsetBy: 2)
+            i += 2
         }
-        guard i != utf8.endIndex else { return nil }
+        guard i < text.count else { return nil }
         var magnitude: UInt64 = 0
-        for byte in utf8[i...] {
+        while i < text.count {
+            let byte = text[i]
             let digit: UInt64
             switch byte {
             case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt64(byte &- UInt8(ascii: "0"))
@@ -427,6 +431,7 @@ enum ScalarText {
             let (sum, carry) = shifted.addingReportingOverflow(digit)
             guard !overflow, !carry else { return nil }
             magnitude = sum
+            i += 1
         }
         if !negative { return PropertyListInteger(magnitude) }
         if magnitude <= UInt64(Int64.max) { return PropertyListInteger(-Int64(magnitude)) }
@@ -435,23 +440,22 @@ enum ScalarText {
 
     /// A finite decimal number (optional sign, digits, fraction, exponent), or
     /// `nan`, `inf`, `infinity` with an optional sign, in any letter case.
-    static func real(_ text: String) -> Double? {
-        let bytes = text.utf8
-        var i = bytes.startIndex
+    static func real(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
+        var i = 0
         func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
         func digits() -> Int {
-            var count = 0
-            while i != bytes.endIndex, isDigit(bytes[i]) { i = bytes.index(after: i); count += 1 }
-            return count
+            let start = i
+            while i < text.count, isDigit(text[i]) { i += 1 }
+            return i - start
         }
-        func skip(_ characters: String) -> Bool {
-            guard i != bytes.endIndex, characters.utf8.contains(bytes[i]) else { return false }
-            i = bytes.index(after: i)
+        func skip(_ a: UInt8, or b: UInt8 = 0) -> Bool {
+            guard i < text.count, text[i] == a || (b != 0 && text[i] == b) else { return false }
+            i += 1
             return true
         }
-        _ = skip("+-")
-        if i != bytes.endIndex, !isDigit(bytes[i]), bytes[i] != UInt8(ascii: ".") {
-            switch text.lowercased() {
+        _ = skip(UInt8(ascii: "+"), or: UInt8(ascii: "-"))
+        if i < text.count, !isDigit(text[i]), text[i] != UInt8(ascii: ".") {
+            switch String(decoding: text, as: UTF8.self).lowercased() {
             case "nan", "+nan", "-nan": return .nan
             case "inf", "+inf", "infinity", "+infinity": return .infinity
             case "-inf", "-infinity": return -.infinity
@@ -460,25 +464,24 @@ enum ScalarText {
         }
         let whole = digits()
         var fraction = 0
-        if skip(".") { fraction = digits() }
+        if skip(UInt8(ascii: ".")) { fraction = digits() }
         guard whole > 0 || fraction > 0 else { return nil }
-        if skip("eE") {
-            _ = skip("+-")
+        if skip(UInt8(ascii: "e"), or: UInt8(ascii: "E")) {
+            _ = skip(UInt8(ascii: "+"), or: UInt8(ascii: "-"))
             guard digits() > 0 else { return nil }
         }
-        guard i == bytes.endIndex, let value = Double(text), value.isFinite else { return nil }
+        guard i == text.count, let value = Double(String(decoding: text, as: UTF8.self)), value.isFinite else { return nil }
         return value
     }
 
     /// `YYYY-MM-DDTHH:MM:SSZ`, UTC, a real calendar date, the year exactly as C's
     /// `%04d` prints it (what CoreFoundation writes: `0001`, `10000`, `-001`),
     /// within ±10^15 seconds of 2001.
-    static func date(_ text: String) -> Date? {
-        let bytes = Array(text.utf8)
+    static func date(_ bytes: UnsafeBufferPointer<UInt8>) -> Date? {
         // The part after the year: -MM-DDTHH:MM:SSZ, 16 bytes.
         guard bytes.count >= 20, bytes.count <= 32 else { return nil }
-        let rest = Array(bytes.suffix(16))
-        let yearText = String(decoding: bytes.dropLast(16), as: UTF8.self)
+        let rest = UnsafeBufferPointer(rebasing: bytes[(bytes.count - 16)...])
+        let yearText = String(decoding: UnsafeBufferPointer(rebasing: bytes[..<(bytes.count - 16)]), as: UTF8.self)
         guard rest[0] == 0x2D, rest[3] == 0x2D, rest[6] == 0x54, rest[9] == 0x3A, rest[12] == 0x3A, rest[15] == 0x5A,
               let year = Int(yearText), XMLLayout.appleYear(year) == yearText else { return nil }
         func number(_ from: Int) -> Int? {
@@ -491,11 +494,5 @@ enum ScalarText {
         let seconds = Double(civil.secondsSinceReference)
         guard PropertyListValue.isValidDate(seconds) else { return nil }
         return Date(timeIntervalSinceReferenceDate: seconds)
-    }
-
-    /// Base64 with whitespace (space, tab, line feed, carriage return) anywhere;
-    /// padded to a multiple of four, padding only at the end, zero unused bits.
-    static func base64(_ text: String) -> Data? {
-        StrictBase64.decode(text, skippingWhitespace: true)
     }
 }

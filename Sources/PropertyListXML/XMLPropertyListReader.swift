@@ -214,7 +214,7 @@ struct PlistGrammar {
             try countObject()
             if element == .dict {
                 stack.append(.dictionary(pendingKey: nil))
-                dictionaries.append(PropertyListDictionary())
+                dictionaries.append(PropertyListDictionary(minimumCapacity: PropertyListDictionary.scanLimit))
             } else {
                 stack.append(.array)
                 arrays.append([])
@@ -281,7 +281,8 @@ struct PlistGrammar {
             stack[stack.count - 1] = .dictionary(pendingKey: key)
             return
         case .scalar(let kind):
-            value = try ScalarText.value(kind, String(decoding: text, as: UTF8.self), limits: limits)
+            let limits = self.limits
+            value = try text.withUnsafeBufferPointer { bytes throws(PropertyListError) in try ScalarText.value(kind, bytes, limits: limits) }
         case .array:
             value = .array(arrays.removeLast())
         case .dictionary(let pendingKey):
