@@ -315,14 +315,12 @@ internal struct BinaryInput {
             }
             try need(count, at: content, for: start)
             let region = UnsafeRawBufferPointer(rebasing: bytes[content..<(content + count)])
-            // Decoding as ASCII checks every byte once and copies without UTF-8 validation;
-            // a byte ≥ 0x80 becomes U+FFFD (three UTF-8 bytes), which the count reveals.
-            let string = String(decoding: region.assumingMemoryBound(to: UInt8.self), as: Unicode.ASCII.self)
-            // invalidASCII: every byte is below 0x80.
-            if string.utf8.count != count, let bad = Self.firstNonASCII(region) {
+            // invalidASCII: every byte is below 0x80 (checked eight at a time).
+            if let bad = Self.firstNonASCII(region) {
                 throw PropertyListError(.invalidASCII, "byte 0x\(Self.hex(region[bad])) in an ASCII string", at: .byteOffset(content + bad))
             }
-            return (string, content + count)
+            // ASCII is valid UTF-8, which String's initialiser confirms on its fast path.
+            return (String(decoding: region.assumingMemoryBound(to: UInt8.self), as: UTF8.self), content + count)
         }
         // stringLimitExceeded: UTF-16 units are counted as two bytes each.
         guard count <= limits.maxStringBytes / 2 else {
