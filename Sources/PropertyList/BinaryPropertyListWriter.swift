@@ -1,4 +1,9 @@
 public import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Writes binary property lists (`bplist00`) deterministically: the same
 /// value gives the same bytes every time.
@@ -39,10 +44,12 @@ public struct BinaryPropertyListWriter: Sendable {
     }
 }
 
-/// Pass one assigns object numbers; pass two writes bytes.
-internal struct BinaryPropertyListFlattener {
+/// Pass one assigns object numbers and encodes each distinct scalar; pass two
+/// lays the objects out in number order.
+internal struct BinaryPropertyListFlattener: ~Copyable {
     fileprivate enum Entry {
-        case scalar(PropertyListValue)
+        /// The object's bytes are `scalars[start ..< start + length]`.
+        case scalar(start: Int, length: Int)
         /// Children are `references[start ..< start + count]`.
         case array(start: Int, count: Int)
         /// Keys are `references[start ..< start + count]`, values the next `count`.
@@ -52,6 +59,8 @@ internal struct BinaryPropertyListFlattener {
     private let maxDepth: Int
     private var entries: [Entry] = []
     private var references: [Int] = []
+    /// The encoded scalar objects, back to back, each distinct one once.
+    private var scalars = ByteSink(capacity: 256)
     private var uniqued = ScalarNumbers()
 
     init(maxDepth: Int) { self.maxDepth = maxDepth }
@@ -112,10 +121,20 @@ internal struct BinaryPropertyListFlattener {
     }
 
     /// Returns the object number of an equal scalar already seen, or a new one.
+    /// The scalar is encoded first: exactly equal scalars are exactly the ones
+    /// with equal bytes (each has one encoding), so those bytes are what is
+    /// compared, and they are kept only for a new object.
     private mutating func unique(_ scalar: PropertyListValue) -> Int {
         let next = entries.count
-        let number = uniqued.number(for: scalar, next: next, written: entries)
-        if number == next { entries.append(.scalar(scalar)) }
+        let start = scalars.count
+        Self.appendScalar(scalar, to: &scalars)
+        let end = scalars.count
+        let number = uniqued.number(for: start..<end, in: scalars, next: next, written: entries)
+        if number == next {
+            entries.append(.scalar(start: start, length: end - start))
+        } else {
+            scalars.removeLast(from: start)
+        }
         return number
     }
 
@@ -124,15 +143,15 @@ internal struct BinaryPropertyListFlattener {
     /// Writes header, objects, offset table and trailer.
     func serialize() -> [UInt8] {
         let referenceSize = Self.byteWidth(UInt64(entries.count))
-        var out = ByteSink(capacity: 64 + entries.count * 8 + references.count * referenceSize)
+        var out = ByteSink(capacity: 64 + scalars.count + entries.count * 8 + references.count * referenceSize)
         out.append("bplist00")
         var offsets: [Int] = []
         offsets.reserveCapacity(entries.count)
         for entry in entries {
             offsets.append(out.count)
             switch entry {
-            case .scalar(let value):
-                Self.appendScalar(value, to: &out)
+            case .scalar(let start, let length):
+                scalars.withBytes(in: start..<(start + length)) { out.append($0) }
             case .array(let start, let count):
                 Self.appendHeader(BinaryFormat.Marker.array, count: count, to: &out)
                 for i in start..<(start + count) { Self.appendBigEndian(UInt64(references[i]), width: referenceSize, to: &out) }
@@ -252,54 +271,45 @@ internal struct BinaryPropertyListFlattener {
 /// (exactly equal: strings by scalars, reals and dates by bits) are written once.
 ///
 /// One open-addressing table (linear probing, at most half full) for every
-/// type: each slot packs 32 bits of the scalar's hash with its object number,
-/// so the table grows without hashing again, and a probe compares a scalar
-/// with the written one only when those bits match. Hashes come from Swift's
+/// type, keyed by the scalar's encoded bytes: each slot packs 32 bits of their
+/// hash with the object number, so the table grows without hashing again, and
+/// a probe compares bytes only when those bits match. Hashes come from Swift's
 /// per-process seeded `Hasher`, so values chosen to collide cannot make
-/// writing quadratic. Booleans and null, which have one or two values, skip
-/// the table.
+/// writing quadratic.
 private struct ScalarNumbers {
     /// `hash bits << 32 | (object number + 1)`, or 0 for an empty slot.
     private var slots = [UInt64](repeating: 0, count: 64)
     private var count = 0
-    private var booleans: [Int?] = [nil, nil]
-    private var null: Int?
 
-    /// The number of an equal scalar already numbered, else `next` (now taken).
-    /// `written` holds the objects numbered so far.
-    mutating func number(for scalar: PropertyListValue, next: Int, written: [BinaryPropertyListFlattener.Entry]) -> Int {
-        switch scalar {
-        case .bool(let flag):
-            if let number = booleans[flag ? 1 : 0] { return number }
-            booleans[flag ? 1 : 0] = next
-            return next
-        case .null:
-            if let null { return null }
-            null = next
-            return next
-        case .array, .dictionary:
-            preconditionFailure("containers are not scalars")
-        default:
-            break
-        }
+    /// The number of a scalar encoded as `scalars[range]` numbered before,
+    /// else `next` (now taken). `written` describes the objects numbered so far.
+    mutating func number(for range: Range<Int>, in scalars: borrowing ByteSink, next: Int,
+                         written: [BinaryPropertyListFlattener.Entry]) -> Int {
         precondition(next < Int(UInt32.max), "more objects than a binary property list can number")
-        let hashBits = UInt64(UInt32(truncatingIfNeeded: Self.hash(scalar) >> 32))
-        var mask = slots.count - 1
+        let hash = scalars.withBytes(in: range) { bytes -> Int in
+            var hasher = Hasher()
+            hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
+            return hasher.finalize()
+        }
+        let hashBits = UInt64(UInt32(truncatingIfNeeded: hash >> 32))
+        let mask = slots.count - 1
         var bucket = Int(hashBits) & mask
         while slots[bucket] != 0 {
             let slot = slots[bucket]
             if slot >> 32 == hashBits {
                 let number = Int(slot & 0xFFFF_FFFF) - 1
-                if case .scalar(let other) = written[number], other == scalar { return number }
+                if case .scalar(let start, let length) = written[number], length == range.count,
+                   scalars.withBytes(in: start..<(start + length), { old in
+                       scalars.withBytes(in: range) { new in memcmp(old.baseAddress!, new.baseAddress!, length) == 0 }
+                   }) {
+                    return number
+                }
             }
             bucket = (bucket + 1) & mask
         }
         slots[bucket] = hashBits << 32 | UInt64(next + 1)
         count += 1
-        if count > slots.count / 2 {
-            grow()
-            mask = slots.count - 1
-        }
+        if count > slots.count / 2 { grow() }
         return next
     }
 
@@ -313,22 +323,5 @@ private struct ScalarNumbers {
             larger[bucket] = slot
         }
         slots = larger
-    }
-
-    /// A hash consistent with exact equality. The type is left out: scalars of
-    /// different types are never equal, and at most one of each type can share
-    /// a hash this way (an integer, a real and a date of the same 64 bits).
-    private static func hash(_ scalar: PropertyListValue) -> Int {
-        var hasher = Hasher()
-        switch scalar {
-        case .string(let string): ExactString.hash(string, into: &hasher)
-        case .integer(let integer): hasher.combine(integer)
-        case .real(let real): hasher.combine(real.bitPattern)
-        case .date(let date): hasher.combine(date.timeIntervalSinceReferenceDate.bitPattern)
-        case .data(let data): hasher.combine(data)
-        case .uid(let uid): hasher.combine(UInt64(uid))
-        case .bool, .null, .array, .dictionary: preconditionFailure("not hashed")
-        }
-        return hasher.finalize()
     }
 }

@@ -15,6 +15,18 @@ package struct ByteSink: ~Copyable {
 
     deinit { base.deallocate() }
 
+    /// The bytes written at `range` (within `0..<count`), valid during `body`.
+    package func withBytes<R>(in range: Range<Int>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        precondition(range.lowerBound >= 0 && range.upperBound <= used)
+        return body(UnsafeBufferPointer(start: base + range.lowerBound, count: range.count))
+    }
+
+    /// Forgets the bytes written after the first `count`.
+    package mutating func removeLast(from count: Int) {
+        precondition(count >= 0 && count <= used)
+        used = count
+    }
+
     /// Room for `more` bytes after the current ones.
     @inlinable
     mutating func reserve(_ more: Int) {
