@@ -344,64 +344,105 @@ extension StringKeyedDictionary: ExpressibleByDictionaryLiteral {
 
 /// UTF-16 order decided on UTF-8 bytes where the two orders agree.
 enum UTF16Order {
-    /// Up to this many keys are sorted by insertion, comparing strings directly.
+    /// Up to this many keys are sorted comparing the strings themselves.
+    static let fewCount = 8
+    /// Up to this many keys out of order are sorted by insertion.
     static let smallCount = 16
 
     /// The indices of `keys` in ascending UTF-16 order (the keys are distinct).
-    /// Dictionaries read from a file are usually in order already, which one
-    /// pass checks; otherwise each key's first eight UTF-8 bytes, as a
-    /// big-endian integer, decide most comparisons without touching the strings.
+    ///
+    /// Each key's first sixteen UTF-8 bytes, zero-padded, with the lead bytes
+    /// of U+E000…U+FFFF (EE, EF) moved above those of supplementary characters
+    /// (F0…F4), compare as two integers exactly as the keys compare in UTF-16
+    /// (see `SortKey`); only a tie falls through to a comparison of the
+    /// strings. Dictionaries read from a file are usually in order already,
+    /// which one pass checks.
     static func sortedIndices(_ keys: [String]) -> [Int] {
         let count = keys.count
         if count < 2 { return Array(0..<count) }
-        // Small dictionaries (most userInfo ones): insertion sort comparing the
-        // strings themselves, without building prefixes.
-        if count <= smallCount {
+        if count <= fewCount {
+            // A few keys: insertion sort comparing the strings, no sort keys built.
             var order = Array(0..<count)
             for i in 1..<count {
-                let key = order[i]
+                let index = order[i]
                 var j = i
-                while j > 0 && utf16Precedes(keys[key], keys[order[j - 1]]) {
+                while j > 0 && utf16Precedes(keys[index], keys[order[j - 1]]) {
                     order[j] = order[j - 1]
                     j -= 1
                 }
-                order[j] = key
+                order[j] = index
             }
             return order
         }
-        // Two big-endian words per key: its first sixteen UTF-8 bytes, zero-padded.
-        var words: [UInt64] = []
-        words.reserveCapacity(2 * count)
-        for var key in keys {
-            key.withUTF8 { utf8 in
-                for word in 0..<2 {
-                    var value: UInt64 = 0
-                    for k in (8 * word)..<(8 * word + 8) { value = value << 8 | UInt64(k < utf8.count ? utf8[k] : 0) }
-                    words.append(value)
-                }
-            }
-        }
-        let prefixes = words  // a constant, so the comparator reads it without exclusivity checks
-        // Prefixes compare as the bytes do, except that a shorter key padded with
-        // zeros ties with a longer one that continues with NUL: ties fall through.
-        // Between U+E000…U+FFFF and supplementary characters the two orders differ:
-        // a first difference in a lead byte EE/EF against F0…F4 falls through too.
-        func precedes(_ i: Int, _ j: Int) -> Bool {
-            for word in 0..<2 {
-                let (p, q) = (prefixes[2 * i + word], prefixes[2 * j + word])
-                if p == q { continue }
-                let shift = UInt64((p ^ q).leadingZeroBitCount & ~7)
-                let x = UInt8(truncatingIfNeeded: (p << shift) >> 56), y = UInt8(truncatingIfNeeded: (q << shift) >> 56)
-                let xHigh = x >= 0xEE && x <= 0xEF, yHigh = y >= 0xEE && y <= 0xEF
-                if (xHigh && y >= 0xF0) || (x >= 0xF0 && yHigh) { break }
-                return p < q
-            }
-            return utf16Precedes(keys[i], keys[j])
+        var items: [SortKey] = []
+        items.reserveCapacity(count)
+        for index in 0..<count { items.append(SortKey(keys[index], index: index)) }
+        func precedes(_ a: SortKey, _ b: SortKey) -> Bool {
+            if a.high != b.high { return a.high < b.high }
+            if a.low != b.low { return a.low < b.low }
+            return utf16Precedes(keys[a.index], keys[b.index])
         }
         var inOrder = true
-        for i in 1..<count where !precedes(i - 1, i) { inOrder = false; break }
+        for i in 1..<count where !precedes(items[i - 1], items[i]) { inOrder = false; break }
         if inOrder { return Array(0..<count) }
-        return (0..<count).sorted(by: precedes)
+        if count <= smallCount {
+            for i in 1..<count {
+                let item = items[i]
+                var j = i
+                while j > 0 && precedes(item, items[j - 1]) {
+                    items[j] = items[j - 1]
+                    j -= 1
+                }
+                items[j] = item
+            }
+        } else {
+            items.sort(by: precedes)
+        }
+        return items.map(\.index)
+    }
+
+    /// A key's first sixteen UTF-8 bytes as two big-endian integers, zero-padded,
+    /// each lead byte mapped so that integer order is UTF-16 order.
+    ///
+    /// UTF-8 byte order is code point order, which is UTF-16 order except that
+    /// U+E000…U+FFFF (lead bytes EE, EF) come after supplementary characters
+    /// (F0…F4, surrogate pairs in UTF-16). Two keys first differ either at the
+    /// lead bytes of two characters or inside characters with the same lead
+    /// byte, so moving EE, EF above F0…F4 (to F5, F6, bytes UTF-8 never uses)
+    /// and F0…F4 down to EE…F2, in order, fixes the comparison. Equal integers
+    /// (a shared 16-byte prefix, or zero padding against NUL bytes) decide nothing.
+    struct SortKey {
+        var high: UInt64
+        var low: UInt64
+        var index: Int
+
+        init(_ key: String, index: Int) {
+            var key = key
+            (high, low) = key.withUTF8 { utf8 in (Self.word(utf8, from: 0), Self.word(utf8, from: 8)) }
+            self.index = index
+        }
+
+        static func word(_ utf8: UnsafeBufferPointer<UInt8>, from start: Int) -> UInt64 {
+            var value: UInt64 = 0
+            if utf8.count >= start + 8 {
+                value = UInt64(bigEndian: UnsafeRawPointer(utf8.baseAddress! + start).loadUnaligned(as: UInt64.self))
+            } else {
+                for k in start..<(start + 8) { value = value << 8 | UInt64(k < utf8.count ? utf8[k] : 0) }
+            }
+            // Only bytes EE…F4 move; ASCII words (the common case) are left as they are.
+            guard value & 0x8080_8080_8080_8080 != 0 else { return value }
+            var mapped: UInt64 = 0
+            for shift in stride(from: 56, through: 0, by: -8) {
+                var byte = UInt8(truncatingIfNeeded: value >> UInt64(shift))
+                switch byte {
+                case 0xEE, 0xEF: byte &+= 0xF5 - 0xEE
+                case 0xF0...0xF4: byte &-= 0xF0 - 0xEE
+                default: break
+                }
+                mapped = mapped << 8 | UInt64(byte)
+            }
+            return mapped
+        }
     }
 
     /// Whether `x` precedes `y` in UTF-16 order, or nil when the first
