@@ -438,8 +438,9 @@ enum ScalarText {
         return magnitude == UInt64(Int64.max) + 1 ? PropertyListInteger(Int64.min) : nil
     }
 
-    /// A finite decimal number (optional sign, digits, fraction, exponent), or
-    /// `nan`, `inf`, `infinity` with an optional sign, in any letter case.
+    /// A finite decimal number (optional sign, digits, fraction, exponent), or,
+    /// in any letter case, `nan` (unsigned) or `inf`, `infinity` with an
+    /// optional sign: CoreFoundation's spellings (invalidReal).
     static func real(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
         var i = 0
         func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
@@ -456,7 +457,7 @@ enum ScalarText {
         _ = skip(UInt8(ascii: "+"), or: UInt8(ascii: "-"))
         if i < text.count, !isDigit(text[i]), text[i] != UInt8(ascii: ".") {
             switch String(decoding: text, as: UTF8.self).lowercased() {
-            case "nan", "+nan", "-nan": return .nan
+            case "nan": return .nan
             case "inf", "+inf", "infinity", "+infinity": return .infinity
             case "-inf", "-infinity": return -.infinity
             default: return nil

@@ -78,6 +78,7 @@ struct XMLReaderRuleTests {
             #expect(try XMLPropertyListReader().read(plist("<real>\(text)</real>")) == .real(expected), "\(text)")
         }
         #expect(try XMLPropertyListReader().read(plist("<real>nan</real>")).realValue?.isNaN == true)
+        #expect(try XMLPropertyListReader().read(plist("<real>NaN</real>")).realValue?.isNaN == true)
     }
 
     @Test("a one-key CF$UID dictionary is a UID (CoreFoundation's reading); other shapes stay dictionaries (wide integers: uidOutOfRange, below)")
@@ -184,6 +185,9 @@ struct XMLReaderRuleTests {
         (.invalidReal, "<plist><real>0x1p3</real></plist>"),
         (.invalidReal, "<plist><real>1,5</real></plist>"),
         (.invalidReal, "<plist><real/></plist>"),
+        // CoreFoundation reads NaN only unsigned (infinities take a sign).
+        (.invalidReal, "<plist><real>-nan</real></plist>"),
+        (.invalidReal, "<plist><real>+NaN</real></plist>"),
     ]
 
     @Test("each hostile or malformed document is refused with its code and a line number", arguments: refusals.indices)
