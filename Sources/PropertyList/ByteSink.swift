@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The writers' growing output (binary and XML): their only raw memory. Small
 /// appends are a bounds check and a copy, without Array's generic append
 /// machinery (measured: a third of XML writing went to it).
@@ -19,6 +25,12 @@ package struct ByteSink: ~Copyable {
     package func withBytes<R>(in range: Range<Int>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         precondition(range.lowerBound >= 0 && range.upperBound <= used)
         return body(UnsafeBufferPointer(start: base + range.lowerBound, count: range.count))
+    }
+
+    /// True when the bytes at `a` and at `b` (both within `0..<count`) are equal.
+    package func bytesEqual(_ a: Range<Int>, _ b: Range<Int>) -> Bool {
+        precondition(a.lowerBound >= 0 && a.upperBound <= used && b.lowerBound >= 0 && b.upperBound <= used)
+        return a.count == b.count && memcmp(base + a.lowerBound, base + b.lowerBound, a.count) == 0
     }
 
     /// Forgets the bytes written after the first `count`.

@@ -109,26 +109,9 @@ public struct StringKeyedDictionary<Value: Hashable & Sendable>: Sendable {
             return true
         }
         growIndexIfNeeded(toHold: storedKeys.count + 1)
-        let hash = hashValue ?? key.hashValue
-        let slotValue = storedKeys.count + 1
-        // One probe that either finds the key or claims the empty slot.
-        let inserted = storedKeys.withUnsafeBufferPointer { keys in
-            index.slots.withUnsafeMutableBytes { slots in
-                let shift = KeyIndex.widthShift(byteCount: slots.count)
-                let mask = slots.count >> shift &- 1
-                var bucket = hash & mask
-                while true {
-                    let stored = KeyIndex.load(UnsafeRawBufferPointer(slots), bucket: bucket, widthShift: shift)
-                    if stored == 0 {
-                        KeyIndex.store(slotValue, in: slots, bucket: bucket, widthShift: shift)
-                        return true
-                    }
-                    if keys[stored &- 1] == key { return false }
-                    bucket = (bucket &+ 1) & mask
-                }
-            }
-        }
-        guard inserted else { return false }
+        let (found, bucket) = find(key, hashValue: hashValue ?? key.hashValue)
+        guard found == nil else { return false }
+        index.store(storedKeys.count + 1, at: bucket)
         storedKeys.append(key)
         storedValues.append(value)
         return true
@@ -140,14 +123,13 @@ public struct StringKeyedDictionary<Value: Hashable & Sendable>: Sendable {
             for position in storedKeys.indices where storedKeys[position] == key { return position }
             return nil
         }
-        return find(key).position
+        return find(key, hashValue: key.hashValue).position
     }
 
     /// Probes the index for `key`: its entry's position, or the empty bucket
     /// where it would go.
-    @inlinable internal func find(_ key: String, hashValue: Int? = nil) -> (position: Int?, bucket: Int) {
-        let hash = hashValue ?? key.hashValue
-        return index.slots.withUnsafeBytes { slots in
+    @inlinable internal func find(_ key: String, hashValue hash: Int) -> (position: Int?, bucket: Int) {
+        index.slots.withUnsafeBytes { slots in
             storedKeys.withUnsafeBufferPointer { keys in
                 let shift = KeyIndex.widthShift(byteCount: slots.count)
                 let mask = slots.count >> shift &- 1
@@ -165,7 +147,7 @@ public struct StringKeyedDictionary<Value: Hashable & Sendable>: Sendable {
     /// Appends an entry whose key is known to be absent.
     @inlinable internal mutating func append(_ value: Value, forKey key: String) {
         growIndexIfNeeded(toHold: storedKeys.count + 1)
-        if !index.isEmpty { index[find(key).bucket] = storedKeys.count + 1 }
+        if !index.isEmpty { index.store(storedKeys.count + 1, at: find(key, hashValue: key.hashValue).bucket) }
         storedKeys.append(key)
         storedValues.append(value)
     }
@@ -187,7 +169,7 @@ public struct StringKeyedDictionary<Value: Hashable & Sendable>: Sendable {
         for position in storedKeys.indices {
             var bucket = storedKeys[position].hashValue & mask
             while index[bucket] != 0 { bucket = (bucket + 1) & mask }
-            index[bucket] = position + 1
+            index.store(position + 1, at: bucket)
         }
     }
 
@@ -271,14 +253,14 @@ internal struct KeyIndex: Sendable {
 
     /// Position + 1 of the entry in `bucket`, or 0.
     @inlinable subscript(bucket: Int) -> Int {
-        get {
-            precondition(bucket >= 0 && bucket < capacity)
-            return slots.withUnsafeBytes { Self.load($0, bucket: bucket, widthShift: Self.widthShift(byteCount: $0.count)) }
-        }
-        set {
-            precondition(bucket >= 0 && bucket < capacity)
-            slots.withUnsafeMutableBytes { Self.store(newValue, in: $0, bucket: bucket, widthShift: Self.widthShift(byteCount: $0.count)) }
-        }
+        precondition(bucket >= 0 && bucket < capacity)
+        return slots.withUnsafeBytes { Self.load($0, bucket: bucket, widthShift: Self.widthShift(byteCount: $0.count)) }
+    }
+
+    /// Puts position + 1 (`value`) in `bucket`.
+    @inlinable mutating func store(_ value: Int, at bucket: Int) {
+        precondition(bucket >= 0 && bucket < capacity)
+        slots.withUnsafeMutableBytes { Self.store(value, in: $0, bucket: bucket, widthShift: Self.widthShift(byteCount: $0.count)) }
     }
 }
 
@@ -361,17 +343,9 @@ enum UTF16Order {
         let count = keys.count
         if count < 2 { return Array(0..<count) }
         if count <= fewCount {
-            // A few keys: insertion sort comparing the strings, no sort keys built.
+            // A few keys: compare the strings, no sort keys built.
             var order = Array(0..<count)
-            for i in 1..<count {
-                let index = order[i]
-                var j = i
-                while j > 0 && utf16Precedes(keys[index], keys[order[j - 1]]) {
-                    order[j] = order[j - 1]
-                    j -= 1
-                }
-                order[j] = index
-            }
+            insertionSort(&order) { utf16Precedes(keys[$0], keys[$1]) }
             return order
         }
         var items: [SortKey] = []
@@ -386,19 +360,27 @@ enum UTF16Order {
         for i in 1..<count where !precedes(items[i - 1], items[i]) { inOrder = false; break }
         if inOrder { return Array(0..<count) }
         if count <= smallCount {
-            for i in 1..<count {
-                let item = items[i]
-                var j = i
-                while j > 0 && precedes(item, items[j - 1]) {
-                    items[j] = items[j - 1]
-                    j -= 1
-                }
-                items[j] = item
-            }
+            insertionSort(&items, by: precedes)
         } else {
             items.sort(by: precedes)
         }
         return items.map(\.index)
+    }
+
+    /// Sorts a short array in place (fewer calls of `precedes` than the
+    /// standard library's sort on a handful of elements).
+    @inline(__always)
+    static func insertionSort<Element>(_ elements: inout [Element], by precedes: (Element, Element) -> Bool) {
+        guard elements.count > 1 else { return }
+        for i in 1..<elements.count {
+            let element = elements[i]
+            var j = i
+            while j > 0 && precedes(element, elements[j - 1]) {
+                elements[j] = elements[j - 1]
+                j -= 1
+            }
+            elements[j] = element
+        }
     }
 
     /// A key's first sixteen UTF-8 bytes as two big-endian integers, zero-padded,
