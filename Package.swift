@@ -38,15 +38,24 @@ let package = Package(
             name: "PropertyList",
             swiftSettings: strictSettings
         ),
-        // libxml2, through pkg-config; only PropertyListXML imports it.
+        // libxml2, through pkg-config: its compiler and linker flags, for the
+        // bridge below. No Swift module imports it (see CLibXML2Bridge).
         .systemLibrary(
             name: "CLibXML2",
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]
         ),
+        // The one C file that calls libxml2, behind a header of plain C types:
+        // libxml2's headers include the system ICU's where libxml2 is built with
+        // ICU, and those clash with Foundation's ICU module in any Swift module
+        // that sees both, so no Swift module (ours or a client's) may load them.
+        .target(
+            name: "CLibXML2Bridge",
+            dependencies: ["CLibXML2"]
+        ),
         .target(
             name: "PropertyListXML",
-            dependencies: ["PropertyList", "CLibXML2"],
+            dependencies: ["PropertyList", "CLibXML2Bridge"],
             swiftSettings: strictSettings
         ),
         .target(

@@ -1,6 +1,6 @@
 public import FoundationEssentials
 public import PropertyList
-internal import CLibXML2
+internal import CLibXML2Bridge
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

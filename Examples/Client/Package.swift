@@ -1,0 +1,27 @@
+// swift-tools-version:6.1
+//
+// A client of ActivityCodec, as an application would be: it imports Foundation
+// together with every public module and calls each. CI builds it in debug and
+// release and runs it (Specs/architecture.md, "Clients"): a module that makes a
+// client's build depend on the machine's headers (libxml2 built with ICU
+// against Foundation's own ICU) fails here first.
+import PackageDescription
+
+let package = Package(
+    name: "Client",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(name: "ActivityCodec", path: "../.."),
+    ],
+    targets: [
+        .executableTarget(
+            name: "Client",
+            dependencies: [
+                .product(name: "PropertyList", package: "ActivityCodec"),
+                .product(name: "PropertyListXML", package: "ActivityCodec"),
+                .product(name: "KeyedArchive", package: "ActivityCodec"),
+                .product(name: "ActivityPayload", package: "ActivityCodec"),
+            ]
+        ),
+    ]
+)

@@ -1,0 +1,67 @@
+// The README's API example, run end to end: a Mac sends its Codable state as a
+// Handoff payload and an iPhone reads it, the document moved into its own
+// iCloud container; then each lower layer on its own. Exits 1 on any mismatch.
+import Foundation
+import PropertyList
+import PropertyListXML
+import KeyedArchive
+import ActivityPayload
+
+struct TripState: Codable, Equatable {
+    var document: URL
+    var selection: [Int]
+    var zoom: Double
+}
+
+func require(_ condition: Bool, _ what: String) {
+    guard condition else {
+        FileHandle.standardError.write(Data("client: FAILED: \(what)\n".utf8))
+        exit(1)
+    }
+    print("ok: \(what)")
+}
+
+do {
+    // Sender (a Mac): Codable state → userInfo → payload bytes.
+    let state = TripState(
+        document: URL(filePath: "/Users/ada/Library/Mobile Documents/iCloud~com~example~Planner/Documents/Trip.plan"),
+        selection: [3, 7], zoom: 1.25)
+    let payload = ActivityPayload(activityType: "com.example.planner.edit",
+                                  userInfo: try UserInfoEncoder().encodeDictionary(state))
+    var mac = PayloadCodec(layout: .macOS(home: "/Users/ada", containers: ["iCloud.com.example.Planner"]))
+    mac.versioning = PayloadVersioning(key: "com.example.planner.version", current: PayloadVersion(1, 0))
+    let sent = try mac.encode(payload)
+    require(sent.data.count < 3072, "the payload is under Apple's 3 KB advice (\(sent.data.count) bytes)")
+
+    // Receiver (an iPhone): bytes → payload → state, the document in its own container.
+    var phone = PayloadCodec(layout: .iOS(containers: ["iCloud.com.example.Planner"]))
+    phone.versioning = mac.versioning
+    let received = try phone.decode(sent.data)
+    let restored = try UserInfoDecoder().decode(TripState.self, from: .dictionary(received.payload.userInfo))
+    require(restored.document.path
+                == "/private/var/mobile/Library/Mobile Documents/iCloud~com~example~Planner/Documents/Trip.plan",
+            "the document URL names the same file in the iPhone's container")
+    require(restored.selection == state.selection && restored.zoom == state.zoom, "the rest of the state round-trips")
+
+    // PropertyList: a binary property list, written and read back.
+    let plist = PropertyListValue.array([.string("café"), .integer(PropertyListInteger(42)), .bool(true)])
+    let binary = try BinaryPropertyListWriter().write(plist)
+    require(try BinaryPropertyListReader().read(binary) == plist, "a binary property list round-trips")
+
+    // PropertyListXML: the same value as XML, through libxml2.
+    let xml = try XMLPropertyListWriter().write(plist)
+    require(try XMLPropertyListReader().read(xml) == plist, "an XML property list round-trips")
+
+    // KeyedArchive: the four types a plain plist cannot hold, in an NSKeyedArchiver archive.
+    let userInfo = UserInfoValue.dictionary(["id": .uuid(UUID()), "nothing": .null])
+    let archive = try KeyedArchiveWriter().write(userInfo)
+    require(try KeyedArchiveReader().read(archive) == userInfo, "a keyed archive round-trips")
+
+    // And Foundation's own reader opens our archive's plist.
+    let foundationView = try PropertyListSerialization.propertyList(from: archive, format: nil)
+    require((foundationView as? [String: Any])?["$archiver"] as? String == "NSKeyedArchiver",
+            "Foundation reads our archive as an NSKeyedArchiver plist")
+} catch {
+    FileHandle.standardError.write(Data("client: FAILED: \(error)\n".utf8))
+    exit(1)
+}

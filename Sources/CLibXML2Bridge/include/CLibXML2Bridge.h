@@ -1,0 +1,67 @@
+// The C side of PropertyListXML's use of libxml2 (Specs/xml-plist.md, "libxml2").
+//
+// This header declares plain C types only: it includes no libxml2 header, so
+// no Swift module that imports it (PropertyListXML, and through it every
+// client) ever loads libxml2's headers, which include the system ICU headers
+// when libxml2 is built with ICU and then clash with Foundation's own ICU
+// module ('UErrorCode' has different definitions in different modules).
+// Every libxml2 call is in LibXML2Bridge.c.
+#ifndef ACTIVITYCODEC_LIBXML2_BRIDGE_H
+#define ACTIVITYCODEC_LIBXML2_BRIDGE_H
+
+#include <stddef.h>
+
+/// The SAX2 events the plist grammar needs, each with the reader's own context
+/// first. Text is UTF-8 (libxml2's xmlChar), never NUL-terminated where a
+/// length is given.
+typedef struct activitycodec_sax_events {
+    /// An element starts. `namespaces` holds `namespace_count` (prefix, URI)
+    /// pairs; `attributes` holds `attribute_count` groups of five pointers:
+    /// local name, prefix, URI, value start, value end.
+    void (*start_element)(void *context, const unsigned char *local_name, const unsigned char *prefix,
+                          int namespace_count, const unsigned char **namespaces,
+                          int attribute_count, const unsigned char **attributes);
+    void (*end_element)(void *context);
+    /// Character data, including ignorable whitespace.
+    void (*characters)(void *context, const unsigned char *text, int length);
+    void (*cdata)(void *context, const unsigned char *text, int length);
+    void (*comment)(void *context);
+    void (*processing_instruction)(void *context, const unsigned char *target);
+    /// An entity or character reference libxml2 did not replace.
+    void (*reference)(void *context, const unsigned char *name);
+    /// A document type declaration: its name, public and system identifiers.
+    void (*document_type)(void *context, const unsigned char *name, const unsigned char *public_id,
+                          const unsigned char *system_id);
+    /// libxml2's own diagnosis of malformed XML (message, 1-based line and column).
+    void (*diagnostic)(void *context, const char *message, int line, int column);
+} activitycodec_sax_events;
+
+/// A libxml2 SAX2 push parser with the reader's options (no network, no entity
+/// substitution, no DTD loading, no recovery; XML_PARSE_HUGE), reading UTF-8.
+typedef struct activitycodec_xml_parser activitycodec_xml_parser;
+
+/// A new parser that reports to `events` with `context`; NULL if libxml2
+/// could not allocate one.
+activitycodec_xml_parser *activitycodec_xml_parser_create(const activitycodec_sax_events *events, void *context);
+
+/// Pushes `length` bytes; `terminate` is non-zero for the last chunk. Returns
+/// libxml2's status (0 when no error so far).
+int activitycodec_xml_parser_push(activitycodec_xml_parser *parser, const char *bytes, int length, int terminate);
+
+/// Stops the parser: no further events are reported.
+void activitycodec_xml_parser_stop(activitycodec_xml_parser *parser);
+
+/// The parser's current 1-based line and column.
+void activitycodec_xml_parser_position(const activitycodec_xml_parser *parser, int *line, int *column);
+
+/// Frees the parser and anything libxml2 built for it.
+void activitycodec_xml_parser_free(activitycodec_xml_parser *parser);
+
+/// The libxml2 version linked at run time, as libxml2 spells it ("20914").
+const char *activitycodec_libxml2_version(void);
+
+/// C's "%.17g" (Apple's spelling of a real in XML), callable from Swift
+/// without boxing the argument as a CVarArg.
+int activitycodec_format_g17(char *buffer, size_t size, double value);
+
+#endif
