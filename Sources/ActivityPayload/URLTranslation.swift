@@ -49,9 +49,6 @@ public struct URLTranslator: Sendable {
     }
 
     private func outgoingURL(_ url: UserInfoURL, _ layout: ContainerLayout?) throws(PayloadError) -> UserInfoURL {
-        guard let absolute = url.url, let scheme = absolute.scheme?.lowercased() else {
-            throw PayloadError(.schemeNotAllowed, "\"\(url.relative)\" is not an absolute URL")
-        }
         // A reference already made (by this library or another sender) stays as it is, once checked.
         if let body = Self.referenceBody(url.relative) {
             guard url.base == nil else {
@@ -60,11 +57,14 @@ public struct URLTranslator: Sendable {
             _ = try Self.parseReference(body, url.relative)
             return url
         }
-        if scheme == "file" {
+        if let path = try FileURLGrammar.resolvedPath(url) {
             guard let layout else {
-                throw PayloadError(.fileOutsideContainer, "\(absolute.absoluteString) is a file URL, and this device has no synced containers")
+                throw PayloadError(.fileOutsideContainer, "\(url.text) is a file URL, and this device has no synced containers")
             }
-            return UserInfoURL(relative: try reference(forFileURL: absolute, layout))
+            return UserInfoURL(relative: try reference(forPath: path, url.text, layout))
+        }
+        guard let absolute = url.url, let scheme = absolute.scheme?.lowercased() else {
+            throw PayloadError(.schemeNotAllowed, "\"\(url.relative)\" is not an absolute URL")
         }
         // schemeNotAllowed: only the policy's schemes travel (javascript:, data: never).
         guard policy.allows(scheme) else {
@@ -76,27 +76,22 @@ public struct URLTranslator: Sendable {
         return translated
     }
 
-    /// The container reference of a file URL inside one of `layout`'s containers.
-    func reference(forFileURL url: URL, _ layout: ContainerLayout) throws(PayloadError) -> String {
-        // fileOutsideContainer: only local files (no host, no query, no fragment).
-        let host = url.host(percentEncoded: true) ?? ""
-        guard host.isEmpty || host.lowercased() == "localhost", url.query == nil, url.fragment == nil else {
-            throw PayloadError(.fileOutsideContainer, "\(url.absoluteString) is not a plain local file URL")
-        }
-        let encodedPath = url.path(percentEncoded: true)
+    /// The container reference of a file URL's path (percent-encoded, as
+    /// ``FileURLGrammar`` read it) inside one of `layout`'s containers.
+    func reference(forPath encodedPath: Substring, _ text: String, _ layout: ContainerLayout) throws(PayloadError) -> String {
         let isDirectory = encodedPath.hasSuffix("/")
         // Normalise: decode each component, drop "." and empty ones, let ".." climb.
         var components: [String] = []
         for raw in encodedPath.split(separator: "/", omittingEmptySubsequences: true) {
             guard let name = PercentEncoding.decode(raw) else {
-                throw PayloadError(.fileOutsideContainer, "\(url.absoluteString) has a malformed path")
+                throw PayloadError(.fileOutsideContainer, "\(text) has a malformed path")
             }
             switch name {
             case ".": continue
             case "..":
                 // pathEscapesContainer: ".." above the file-system root.
                 guard !components.isEmpty else {
-                    throw PayloadError(.pathEscapesContainer, "\(url.absoluteString) climbs above the root")
+                    throw PayloadError(.pathEscapesContainer, "\(text) climbs above the root")
                 }
                 components.removeLast()
             default: components.append(name)
@@ -106,14 +101,14 @@ public struct URLTranslator: Sendable {
         // fileOutsideContainer: ROOT/CONTAINER/something.
         guard components.count > root.count + 1, Array(components.prefix(root.count)) == root,
               let identifier = ContainerLayout.identifier(forDirectoryName: components[root.count]), layout.has(identifier) else {
-            throw PayloadError(.fileOutsideContainer, "\(url.absoluteString) is not inside a synced container of \(layout.root)")
+            throw PayloadError(.fileOutsideContainer, "\(text) is not inside a synced container of \(layout.root)")
         }
         let relative = Array(components.dropFirst(root.count + 1))
         for name in relative {
-            try Self.checkComponent(name, in: url.absoluteString)
+            try Self.checkComponent(name, in: text)
         }
         let path = relative.map(PercentEncoding.encode).joined(separator: "/") + (isDirectory ? "/" : "")
-        try Self.checkLength(relative, in: url.absoluteString)
+        try Self.checkLength(relative, in: text)
         return "\(Self.referenceScheme):\(identifier)/\(path)"
     }
 
@@ -135,10 +130,14 @@ public struct URLTranslator: Sendable {
             return UserInfoURL(relative: try fileURL(forReference: reference, url.relative, layout))
         }
         let base = try url.base.map { (base) throws(PayloadError) in try incomingURL(base, layout, isBase: true) }
+        // rawFileURL: the sender's file paths mean nothing here (as our parser reads the scheme).
+        guard FileURLGrammar.resolvedScheme(UserInfoURL(relative: url.relative, base: base)) != "file" else {
+            throw PayloadError(.rawFileURL, "a raw file URL from the sender (\(url.text)) is refused; send a container reference")
+        }
         guard let absolute = UserInfoURL(relative: url.relative, base: base).url, let scheme = absolute.scheme?.lowercased() else {
             throw PayloadError(.schemeNotAllowed, "\"\(url.relative)\" is not an absolute URL")
         }
-        // rawFileURL: the sender's file paths mean nothing here.
+        // rawFileURL: the same, as Foundation resolves it.
         guard scheme != "file" else {
             throw PayloadError(.rawFileURL, "a raw file URL from the sender (\(absolute.absoluteString)) is refused; send a container reference")
         }
@@ -209,8 +208,9 @@ public struct URLTranslator: Sendable {
         guard !name.contains("/"), !name.contains("\\") else {
             throw PayloadError(.pathEscapesContainer, "\(url) has a path separator inside a component")
         }
-        // invalidContainerReference: no NUL or control characters, no second layer of encoding.
-        guard !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+        // invalidContainerReference: no control character (C0 with NUL, DEL, C1), no line
+        // or paragraph separator (log and terminal injection), no second layer of encoding.
+        guard !name.unicodeScalars.contains(where: Self.isControl) else {
             throw PayloadError(.invalidContainerReference, "\(url) has a control character in a component")
         }
         guard !PercentEncoding.containsEscape(name) else {
@@ -219,6 +219,12 @@ public struct URLTranslator: Sendable {
         guard name.utf8.count <= maxComponentBytes else {
             throw PayloadError(.invalidContainerReference, "\(url) has a component over \(maxComponentBytes) bytes")
         }
+    }
+
+    /// C0 controls (NUL included), DEL, C1 controls (U+0080–U+009F), and the line
+    /// and paragraph separators U+2028 and U+2029.
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (scalar.value >= 0x7F && scalar.value <= 0x9F) || scalar.value == 0x2028 || scalar.value == 0x2029
     }
 
     static func checkLength(_ components: [String], in url: String) throws(PayloadError) {

@@ -30,6 +30,11 @@ public struct KeyedArchiveReader: Sendable {
 
     /// Decodes a keyed archive from its property-list value.
     public func unarchive(_ archive: PropertyListValue) throws(UserInfoError) -> UserInfoValue {
+        do {
+            try limits.validate()
+        } catch {
+            throw UserInfoError(error)
+        }
         var decoder = try ArchiveDecoder(archive, limits: limits)
         return try decoder.decodeRoot()
     }

@@ -33,6 +33,11 @@ public struct KeyedArchiveWriter: Sendable {
     ///   ``UserInfoError/Code/invalidURL`` or ``UserInfoError/Code/depthLimitExceeded``,
     ///   with the key path of the offending value.
     public func archive(_ value: UserInfoValue) throws(UserInfoError) -> PropertyListValue {
+        do {
+            try PropertyListLimits.validate(maxDepth: maxDepth)
+        } catch {
+            throw UserInfoError(error)
+        }
         var builder = ArchiveBuilder(maxDepth: maxDepth)
         let root = try builder.encode(value, depth: 0)
         return .dictionary([

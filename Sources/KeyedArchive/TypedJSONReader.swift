@@ -26,6 +26,11 @@ public struct TypedJSONReader: Sendable {
     }
 
     private func parse(_ data: Data) throws(UserInfoError) -> StrictJSON.Node {
+        do {
+            try limits.validate()
+        } catch {
+            throw UserInfoError(error)
+        }
         // inputTooLarge
         guard data.count <= limits.maxInputBytes else {
             throw UserInfoError(.inputTooLarge, "input is \(data.count) bytes, over the limit of \(limits.maxInputBytes)")

@@ -63,8 +63,9 @@ enum PropertyListCodec {
     static func encode(_ plist: PropertyListValue, format: PropertyListFormat) throws(UserInfoError) -> Data {
         do throws(PropertyListError) {
             switch format {
-            case .binary: return try BinaryPropertyListWriter(maxDepth: Int.max).write(plist)
-            case .xml: return try XMLPropertyListWriter(maxDepth: Int.max).write(plist)
+            // An archive's own property list nests four deep, whatever the userInfo's depth.
+            case .binary: return try BinaryPropertyListWriter().write(plist)
+            case .xml: return try XMLPropertyListWriter().write(plist)
             }
         } catch {
             throw UserInfoError(error)

@@ -54,6 +54,7 @@ public struct BinaryPropertyListReader: Sendable {
 
     /// Decodes a binary property list from raw memory that stays valid for the call.
     public func read(_ buffer: UnsafeRawBufferPointer) throws(PropertyListError) -> PropertyListValue {
+        try limits.validate()
         var decoder = try BinaryPropertyListDecoder(buffer, limits: limits)
         return try decoder.decodeDocument()
     }

@@ -33,6 +33,7 @@ public struct BinaryPropertyListWriter: Sendable {
 
     /// Encodes `value` as a binary property list into a byte array.
     public func writeBytes(_ value: PropertyListValue) throws(PropertyListError) -> [UInt8] {
+        try PropertyListLimits.validate(maxDepth: maxDepth)
         var flattener = BinaryPropertyListFlattener(maxDepth: maxDepth)
         _ = try flattener.flatten(value, depth: 0)
         return flattener.serialize()

@@ -80,6 +80,9 @@ public struct PropertyListError: Error, Sendable, Hashable, CustomStringConverti
 // MARK: - Codes shared by every format (Specs/errors.md)
 
 extension PropertyListError.Code {
+    /// A limit the caller set cannot be honoured: negative, or a depth beyond
+    /// `PropertyListLimits.maxSupportedDepth`.
+    public static let invalidLimits = Self("invalidLimits")
     /// The input is larger than `PropertyListLimits.maxInputBytes`.
     public static let inputTooLarge = Self("inputTooLarge")
     /// Containers nest deeper than `PropertyListLimits.maxDepth`.

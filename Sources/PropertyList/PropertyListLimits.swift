@@ -53,4 +53,42 @@ public struct PropertyListLimits: Sendable, Hashable {
 
     /// The documented defaults.
     public static let `default` = PropertyListLimits()
+
+    /// The deepest nesting any limit or writer may allow (`maxDepth` and the
+    /// writers' `maxDepth`). Decoding, comparing, hashing, printing and writing
+    /// a value recurse once per level of nesting, using up to about 2 KiB of
+    /// stack per level (typed JSON, the deepest), so a value this deep fits a
+    /// main thread's 8 MiB stack; threads with small stacks (512 KiB) should
+    /// keep the default 512 or less. See `Specs/value-model.md`, "Limits".
+    public static let maxSupportedDepth = 2048
+
+    /// Checks that every bound can be honoured: none is negative, and
+    /// `maxDepth` is at most ``maxSupportedDepth``. Every reader calls this
+    /// before it reads a byte.
+    ///
+    /// - Throws: ``PropertyListError`` ``PropertyListError/Code/invalidLimits``
+    ///   naming the first unusable bound.
+    public func validate() throws(PropertyListError) {
+        // invalidLimits: a negative bound means nothing; a depth beyond the
+        // supported one would overflow the stack instead of being refused.
+        let bounds = [
+            ("maxInputBytes", maxInputBytes), ("maxDepth", maxDepth), ("maxObjects", maxObjects),
+            ("maxCollectionCount", maxCollectionCount), ("maxStringBytes", maxStringBytes),
+            ("maxDataBytes", maxDataBytes), ("maxMaterializedNodes", maxMaterializedNodes),
+        ]
+        for (name, value) in bounds where value < 0 {
+            throw PropertyListError(.invalidLimits, "\(name) is \(value); limits are not negative")
+        }
+        try Self.validate(maxDepth: maxDepth)
+    }
+
+    /// Checks a writer's or reader's depth bound: between 0 and ``maxSupportedDepth``.
+    ///
+    /// - Throws: ``PropertyListError`` ``PropertyListError/Code/invalidLimits``.
+    public static func validate(maxDepth: Int) throws(PropertyListError) {
+        // invalidLimits
+        guard maxDepth >= 0, maxDepth <= maxSupportedDepth else {
+            throw PropertyListError(.invalidLimits, "maxDepth is \(maxDepth); it must be between 0 and \(maxSupportedDepth)")
+        }
+    }
 }

@@ -26,6 +26,7 @@ public struct XMLPropertyListReader: Sendable {
 
     /// Decodes an XML property list from bytes.
     public func read(_ bytes: [UInt8]) throws(PropertyListError) -> PropertyListValue {
+        try limits.validate()
         // inputTooLarge
         guard bytes.count <= limits.maxInputBytes else {
             throw PropertyListError(.inputTooLarge, "input is \(bytes.count) bytes, over the limit of \(limits.maxInputBytes)")

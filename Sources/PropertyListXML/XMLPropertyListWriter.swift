@@ -31,6 +31,7 @@ public struct XMLPropertyListWriter: Sendable {
 
     /// Encodes `value` as an XML property list into bytes.
     public func writeBytes(_ value: PropertyListValue) throws(PropertyListError) -> [UInt8] {
+        try PropertyListLimits.validate(maxDepth: maxDepth)
         var out = ByteSink(capacity: 4096)
         out.append(XMLLayout.header)
         try XMLLayout.append(value, indent: 0, depth: 0, maxDepth: maxDepth, to: &out)

@@ -13,8 +13,11 @@ struct URLTranslationTests {
     static let phone = ContainerLayout.iOS(containers: [app, "com.apple.CloudDocs"])
     let translator = URLTranslator()
 
+    /// A file URL as an app makes it, with `;` percent-encoded (Linux Foundation's
+    /// `URL(filePath:)` leaves it raw, which the sender refuses: Specs/url-translation.md).
     static func fileURL(_ path: String, directory: Bool = false) -> UserInfoValue {
-        .url(UserInfoURL(URL(filePath: path, directoryHint: directory ? .isDirectory : .notDirectory)))
+        let made = URL(filePath: path, directoryHint: directory ? .isDirectory : .notDirectory).absoluteString
+        return .url(UserInfoURL(relative: made.replacingOccurrences(of: ";", with: "%3B")))
     }
 
     @Test("identifiers and directory names map both ways")
@@ -115,6 +118,7 @@ struct URLTranslationTests {
             "..", "%2e%2e", "%2E%2E", "%2e.", ".%2e", "%2E.", ".%2E", ".", "%2e", "%2E",
             "%2F", "%2f", "a%2Fb", "a%2fb", "%5C", "%5c", "a%5Cb", "..%5C", "%2e%2e%5c", "%2e%2e%2f",
             "%00", "a%00b", "%0A", "%0D", "%09", "%7F", "%1F",
+            "%C2%80", "a%C2%85b", "%C2%9B", "%C2%9F", "x%C2%9B%5B31m", "%E2%80%A8", "a%E2%80%A9b",
             "%252e%252e", "%252F", "a%252Fb", "%2", "%zz", "%g0", "%", "%%", "a b", "a\\b", "a?b", "a#b", "é", "a:b",
             "%C0%AE%C0%AE", "%C0%AF", "%E0%80%AE", "%FF", "%ED%A0%80", "%C0%80", String(repeating: "a", count: 256),
         ]
@@ -151,6 +155,74 @@ struct URLTranslationTests {
     @Test("every trick is refused on the way in", arguments: tricks)
     func trickRefused(_ text: String) {
         #expect(throws: PayloadError.self) { try URLTranslator().incoming(["u": .url(UserInfoURL(relative: text))], to: Self.phone) }
+    }
+
+    /// File URLs outside the RFC 3986 / RFC 8089 grammar we read, each refused on the way out
+    /// (Specs/url-translation.md, "Outgoing"), for a path that would otherwise be in the container.
+    static let outgoingForms: [String] = {
+        let path = "/Users/ada/Library/Mobile%20Documents/iCloud~com~example~App/Documents/"
+        return [
+            "file://ada@localhost\(path)x", "file://ada:secret@localhost\(path)x", "file://@localhost\(path)x", "file://@\(path)x",
+            "file://localhost:22\(path)x", "file://localhost:\(path)x", "file://:22\(path)x", "file://host\(path)x",
+            "file://127.0.0.1\(path)x", "file://[::1]\(path)x", "file://localhost.\(path)x", "file://local%68ost\(path)x",
+            "file://\(path)x;y", "file://\(path)x;", "file://\(path);/x", "file://\(path)x;type=a/y",
+            "file://\(path)x?y", "file://\(path)x?", "file://\(path)x#y", "file://\(path)x#",
+            "file://\(path)a b", "file://\(path)é", "file://\(path)a[b", "file://\(path)a]b", "file://\(path)a\\b", "file://\(path)a|b",
+            "file://\(path)a^b", "file://\(path)a`b", "file://\(path)a{b}", "file://\(path)a\"b", "file://\(path)a<b>",
+            "file://\(path)%", "file://\(path)%2", "file://\(path)%G0", "file://\(path)a%zz",
+            "file://\(path)a\u{85}b", "file://\(path)a\u{0}b", "file://\(path)a\tb",
+            "file:c:/x", "file:C:\\x", "file:", "file://", "file:relative/x", "file:////Users/ada/x", "file://localhost//Users/x",
+        ]
+    }()
+
+    @Test("outgoing: a file URL outside the grammar is fileOutsideContainer", arguments: outgoingForms)
+    func outgoingFormRefused(_ text: String) {
+        #expect(throws: PayloadError(.fileOutsideContainer, "")) {
+            try URLTranslator().outgoing(["u": .url(UserInfoURL(relative: text))], from: Self.mac)
+        }
+    }
+
+    @Test("outgoing: the grammar's other forms translate (localhost in any case, no authority, %3B, sub-delims, a relative path)")
+    func outgoingFormsAccepted() throws {
+        let path = "/Users/ada/Library/Mobile%20Documents/iCloud~com~example~App/Documents/"
+        let reference = "icloud-container:iCloud.com.example.App/Documents/"
+        let cases: [(UserInfoURL, String)] = [
+            (UserInfoURL(relative: "file://localhost\(path)x"), reference + "x"),
+            (UserInfoURL(relative: "FILE://LocalHost\(path)x"), reference + "x"),
+            (UserInfoURL(relative: "file:\(path)x"), reference + "x"),
+            (UserInfoURL(relative: "file://\(path)a%3Bb"), reference + "a%3Bb"),
+            (UserInfoURL(relative: "file://\(path)a!$&'()*+,=:@b"), reference + "a%21%24%26%27%28%29%2A%2B%2C%3D%3A%40b"),
+            (UserInfoURL(relative: "sub/c.txt", base: UserInfoURL(relative: "file://\(path)")), reference + "sub/c.txt"),
+            (UserInfoURL(relative: "c.txt", base: UserInfoURL(relative: "file://\(path)b.txt")), reference + "c.txt"),
+            (UserInfoURL(relative: "../Documents/c.txt", base: UserInfoURL(relative: "file://\(path)")), reference + "c.txt"),
+        ]
+        for (url, expected) in cases {
+            #expect(try translator.outgoing(.url(url), from: Self.mac) == .url(UserInfoURL(relative: expected)), "\(url)")
+        }
+        // A network-path reference or a raw ";" against a file base is refused too.
+        for relative in ["//host/x", "a;b", "a?b", "a b"] {
+            #expect(throws: PayloadError(.fileOutsideContainer, "")) {
+                try translator.outgoing(.url(UserInfoURL(relative: relative, base: UserInfoURL(relative: "file://\(path)"))), from: Self.mac)
+            }
+        }
+    }
+
+    @Test("property: a name holding a C1 control or a line separator is refused on both sides")
+    func controlCharactersRefused() async {
+        let controls = (0x80...0x9F).map { Unicode.Scalar(UInt32($0))! } + [Unicode.Scalar(0x2028)!, Unicode.Scalar(0x2029)!]
+        let generator = Generator<(String, Unicode.Scalar), Shrink.None<(String, Unicode.Scalar)>> { rng in
+            (String(repeating: "a", count: Int.random(in: 0...5, using: &rng)), controls.randomElement(using: &rng)!)
+        }
+        await propertyCheck(count: 200, input: generator) { prefix, control in
+            let name = prefix + String(control) + "b.txt"
+            #expect(throws: PayloadError(.invalidContainerReference, "")) {
+                try URLTranslator().outgoing(Self.fileURL("/Users/ada/Library/Mobile Documents/iCloud~com~example~App/" + name), from: Self.mac)
+            }
+            let encoded = String(control).utf8.map { "%" + String($0, radix: 16, uppercase: true) }.joined()
+            #expect(throws: PayloadError(.invalidContainerReference, "")) {
+                try URLTranslator().incoming(.url(UserInfoURL(relative: "icloud-container:\(Self.app)/\(prefix)\(encoded)b.txt")), to: Self.phone)
+            }
+        }
     }
 
     @Test("references cannot have or be a base; relative URLs may not resolve to raw files")
