@@ -81,6 +81,7 @@ let package = Package(
             name: "plistkit",
             dependencies: [
                 "PropertyList",
+                "PropertyListXML",
                 "KeyedArchive",
                 "ActivityPayload",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -156,7 +157,10 @@ let package = Package(
         ),
         .testTarget(
             name: "PlistkitTests",
-            dependencies: ["PropertyList", "PropertyListXML", "KeyedArchive", "TestSupport", "plistkit", "foundation-peer"],
+            dependencies: [
+                "PropertyList", "PropertyListXML", "KeyedArchive", "TestSupport", "plistkit", "foundation-peer",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
             swiftSettings: strictSettings
         ),
     ]

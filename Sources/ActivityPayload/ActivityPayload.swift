@@ -118,7 +118,12 @@ public struct ActivityPayload: Sendable, Hashable {
             var result = Set<String>()
             for member in set {
                 guard case .string(let string) = member else { throw wrong(field, "a set of strings") }
-                result.insert(string)
+                // invalidEnvelope: two members Swift's String equality merges (canonically
+                // equivalent spellings, which NSSet keeps apart) would lose one silently.
+                guard result.insert(string).inserted else {
+                    throw PayloadError(.invalidEnvelope, "envelope field \(field) holds two canonically equivalent spellings of \"\(string)\", which a Set<String> cannot keep apart",
+                                       keyPath: PropertyListKeyPath([.key(field)]))
+                }
             }
             return result
         }

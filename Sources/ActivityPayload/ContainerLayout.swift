@@ -14,20 +14,19 @@ public struct ContainerLayout: Sendable, Hashable {
     /// directory under ``root`` (acceptable for a sender, never matching for a receiver).
     public let containers: Set<String>
 
-    /// A layout with a custom root (Linux, tests).
-    ///
-    /// - Precondition: `root` is absolute; a trailing slash is removed.
+    /// A layout with a custom root (Linux, tests). A trailing slash is removed;
+    /// the root is checked where the layout is used (``validate()``).
     public init(root: String, containers: Set<String> = []) {
-        precondition(root.hasPrefix("/"), "a layout root is an absolute path")
         var trimmed = root
         while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed.removeLast() }
         self.root = trimmed
         self.containers = containers
     }
 
-    /// macOS: `HOME/Library/Mobile Documents`.
+    /// macOS: `HOME/Library/Mobile Documents` (`HOME` absolute, checked by ``validate()``).
     public static func macOS(home: String, containers: Set<String> = []) -> ContainerLayout {
-        let trimmed = home.hasSuffix("/") ? String(home.dropLast()) : home
+        var trimmed = home
+        while trimmed.hasSuffix("/") { trimmed.removeLast() }
         return ContainerLayout(root: trimmed + "/Library/Mobile Documents", containers: containers)
     }
 
@@ -36,12 +35,44 @@ public struct ContainerLayout: Sendable, Hashable {
         ContainerLayout(root: "/private/var/mobile/Library/Mobile Documents", containers: containers)
     }
 
-    /// Parses `macos:HOME`, `ios` or `root:PATH` (the CLI's `--layout` forms).
+    /// Parses `macos:HOME`, `ios` or `root:PATH` (the CLI's `--layout` forms);
+    /// nil for anything else, or for a root ``validate()`` refuses.
     public static func parse(_ text: String, containers: Set<String> = []) -> ContainerLayout? {
-        if text == "ios" { return .iOS(containers: containers) }
-        if text.hasPrefix("macos:"), text.dropFirst(6).hasPrefix("/") { return .macOS(home: String(text.dropFirst(6)), containers: containers) }
-        if text.hasPrefix("root:"), text.dropFirst(5).hasPrefix("/") { return ContainerLayout(root: String(text.dropFirst(5)), containers: containers) }
-        return nil
+        let layout: ContainerLayout
+        if text == "ios" {
+            layout = .iOS(containers: containers)
+        } else if text.hasPrefix("macos:") {
+            layout = .macOS(home: String(text.dropFirst(6)), containers: containers)
+        } else if text.hasPrefix("root:") {
+            layout = ContainerLayout(root: String(text.dropFirst(5)), containers: containers)
+        } else {
+            return nil
+        }
+        return (try? layout.validate()) == nil ? nil : layout
+    }
+
+    /// Checks the layout: the root is a normalised absolute path and every
+    /// container is a valid identifier (Specs/url-translation.md, "Layouts").
+    ///
+    /// - Throws: ``PayloadError`` ``PayloadError/Code/invalidLayout``.
+    public func validate() throws(PayloadError) {
+        // invalidLayout: "/" then components that are neither empty, ".", "..", nor hold a control character.
+        guard root.hasPrefix("/") else {
+            throw PayloadError(.invalidLayout, "the layout root \"\(root)\" is not an absolute path")
+        }
+        if root != "/" {
+            for component in root.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
+                guard !component.isEmpty, component != ".", component != ".." else {
+                    throw PayloadError(.invalidLayout, "the layout root \"\(root)\" is not normalised (an empty, \".\" or \"..\" component)")
+                }
+                guard !component.unicodeScalars.contains(where: URLTranslator.isControl) else {
+                    throw PayloadError(.invalidLayout, "the layout root \"\(root)\" holds a control character")
+                }
+            }
+        }
+        if let invalid = containers.sorted().first(where: { !Self.isValidIdentifier($0) }) {
+            throw PayloadError(.invalidLayout, "\"\(invalid)\" is not a container identifier (dot-separated labels of letters, digits, '-', '_')")
+        }
     }
 
     /// The directory name of a container: its identifier with `.` replaced by `~`

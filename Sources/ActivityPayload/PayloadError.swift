@@ -46,6 +46,16 @@ public struct PayloadError: Error, Sendable, Hashable, CustomStringConvertible {
 }
 
 extension PayloadError.Code {
+    // Configuration (Specs/payload.md, "Configuration")
+    /// A layout's root is not a normalised absolute path, or a container identifier is invalid.
+    public static let invalidLayout = Self("invalidLayout")
+    /// The versioning configuration is unusable (empty key, negative version, migrations).
+    public static let invalidVersioning = Self("invalidVersioning")
+    /// A size budget's limit is negative.
+    public static let invalidBudget = Self("invalidBudget")
+    /// A decode limit is negative, or the depth is over `PropertyListLimits.maxSupportedDepth`.
+    public static let invalidLimits = Self("invalidLimits")
+
     // Envelope (Specs/payload.md, "Envelope")
     /// The bytes are not a valid archive of userInfo values; see ``PayloadError/underlying``.
     public static let malformedPayload = Self("malformedPayload")

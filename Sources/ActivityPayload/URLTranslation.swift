@@ -45,7 +45,14 @@ public struct URLTranslator: Sendable {
     /// Rewrites every URL in `value` for sending from `layout` (nil: this device
     /// has no synced containers, so every file URL is refused).
     public func outgoing(_ value: UserInfoValue, from layout: ContainerLayout?) throws(PayloadError) -> UserInfoValue {
-        try map(value) { (url) throws(PayloadError) in try outgoingURL(url, layout) }
+        try layout?.validate()
+        return try map(value) { (url) throws(PayloadError) in try outgoingURL(url, layout) }
+    }
+
+    /// Rewrites every URL in a userInfo for sending from `layout`.
+    func outgoing(userInfo: UserInfoDictionary, from layout: ContainerLayout?) throws(PayloadError) -> UserInfoDictionary {
+        try layout?.validate()
+        return try map(userInfo) { (url) throws(PayloadError) in try outgoingURL(url, layout) }
     }
 
     private func outgoingURL(_ url: UserInfoURL, _ layout: ContainerLayout?) throws(PayloadError) -> UserInfoURL {
@@ -118,7 +125,14 @@ public struct URLTranslator: Sendable {
     /// containers, so every reference is unknown), refusing raw file URLs,
     /// unknown containers, escapes and disallowed schemes.
     public func incoming(_ value: UserInfoValue, to layout: ContainerLayout?) throws(PayloadError) -> UserInfoValue {
-        try map(value) { (url) throws(PayloadError) in try incomingURL(url, layout, isBase: false) }
+        try layout?.validate()
+        return try map(value) { (url) throws(PayloadError) in try incomingURL(url, layout, isBase: false) }
+    }
+
+    /// Resolves every container reference in a userInfo against `layout`.
+    func incoming(userInfo: UserInfoDictionary, to layout: ContainerLayout?) throws(PayloadError) -> UserInfoDictionary {
+        try layout?.validate()
+        return try map(userInfo) { (url) throws(PayloadError) in try incomingURL(url, layout, isBase: false) }
     }
 
     private func incomingURL(_ url: UserInfoURL, _ layout: ContainerLayout?, isBase: Bool) throws(PayloadError) -> UserInfoURL {
@@ -259,14 +273,18 @@ public struct URLTranslator: Sendable {
             }
             return .set(result)
         case .dictionary(let dictionary):
-            var result = UserInfoDictionary(minimumCapacity: dictionary.count)
-            for (key, member) in dictionary {
-                do { result[key] = try map(member, transform) } catch { throw error.inside(.key(key)) }
-            }
-            return .dictionary(result)
+            return .dictionary(try map(dictionary, transform))
         default:
             return value
         }
+    }
+
+    func map(_ dictionary: UserInfoDictionary, _ transform: (UserInfoURL) throws(PayloadError) -> UserInfoURL) throws(PayloadError) -> UserInfoDictionary {
+        var result = UserInfoDictionary(minimumCapacity: dictionary.count)
+        for (key, member) in dictionary {
+            do { result[key] = try map(member, transform) } catch { throw error.inside(.key(key)) }
+        }
+        return result
     }
 }
 

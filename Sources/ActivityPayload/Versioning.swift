@@ -6,10 +6,14 @@ public struct PayloadVersion: Sendable, Hashable, Comparable, CustomStringConver
     public var major: Int
     public var minor: Int
 
+    /// A version; a negative number is refused where the version is used
+    /// (``PayloadVersioning/validate()``), never trapped on.
     public init(_ major: Int, _ minor: Int) {
-        precondition(major >= 0 && minor >= 0, "versions are not negative")
         (self.major, self.minor) = (major, minor)
     }
+
+    /// Neither number is negative.
+    public var isValid: Bool { major >= 0 && minor >= 0 }
 
     /// Parses `major.minor`: two decimal numbers without signs or leading zeros (`0` itself is fine).
     public init?(_ text: String) {
@@ -36,10 +40,9 @@ public struct PayloadMigration: Sendable {
     public let to: PayloadVersion
     public let transform: @Sendable (UserInfoDictionary) throws -> UserInfoDictionary
 
-    /// - Precondition: `to` is newer than `from`.
+    /// A migration; `to` must be newer than `from` (checked by ``PayloadVersioning/validate()``).
     public init(_ name: String, from: PayloadVersion, to: PayloadVersion,
                 transform: @escaping @Sendable (UserInfoDictionary) throws -> UserInfoDictionary) {
-        precondition(from < to, "a migration moves forward")
         (self.name, self.from, self.to, self.transform) = (name, from, to, transform)
     }
 }
@@ -61,10 +64,31 @@ public struct PayloadVersioning: Sendable {
     /// Registered migrations, applied in a chain from the payload's version.
     public var migrations: [PayloadMigration] = []
 
-    /// - Precondition: `key` is not empty.
+    /// A versioning configuration, checked where it is used (``validate()``).
     public init(key: String, current: PayloadVersion, assumedVersionWhenMissing: PayloadVersion? = nil) {
-        precondition(!key.isEmpty, "the version key is named by the app")
         (self.key, self.current, self.assumedVersionWhenMissing) = (key, current, assumedVersionWhenMissing)
+    }
+
+    /// Checks the configuration (Specs/versioning.md): a non-empty key, no
+    /// negative version, migrations that move forward up to the current
+    /// version, one migration per starting version.
+    ///
+    /// - Throws: ``PayloadError`` ``PayloadError/Code/invalidVersioning``.
+    public func validate() throws(PayloadError) {
+        // invalidVersioning
+        guard !key.isEmpty else { throw PayloadError(.invalidVersioning, "the version key is empty") }
+        guard current.isValid, assumedVersionWhenMissing?.isValid ?? true else {
+            throw PayloadError(.invalidVersioning, "a version has a negative number")
+        }
+        var starts = Set<PayloadVersion>()
+        for migration in migrations {
+            guard migration.from.isValid, migration.to.isValid, migration.from < migration.to, migration.to <= current else {
+                throw PayloadError(.invalidVersioning, "migration \"\(migration.name)\" (\(migration.from) → \(migration.to)) does not move forward to at most \(current)")
+            }
+            guard starts.insert(migration.from).inserted else {
+                throw PayloadError(.invalidVersioning, "two migrations start at version \(migration.from)")
+            }
+        }
     }
 
     /// The userInfo with the current version stamped under ``key``.
@@ -76,6 +100,7 @@ public struct PayloadVersioning: Sendable {
 
     /// The version a userInfo carries (or the assumed one).
     public func version(of userInfo: UserInfoDictionary) throws(PayloadError) -> PayloadVersion {
+        try validate()
         guard let value = userInfo[key] else {
             // missingVersion
             guard let assumed = assumedVersionWhenMissing else {

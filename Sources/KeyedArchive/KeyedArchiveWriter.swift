@@ -98,45 +98,63 @@ struct ArchiveBuilder {
         case .url(let url):
             return try encodeURL(url, depth: depth)
         case .array(let elements):
-            try enter(depth)
-            let uid = append(.null)
-            var references: [PropertyListValue] = []
-            references.reserveCapacity(elements.count)
-            for (position, element) in elements.enumerated() {
-                do { references.append(.uid(try encode(element, depth: depth + 1))) } catch { throw error.inside(.index(position)) }
-            }
-            objects[Int(uid)] = .dictionary([Field.objects: .array(references), Field.class: .uid(classEntry(.array))])
-            return uid
+            return try encodeArray(elements, depth: depth)
         case .set(let set):
-            try enter(depth)
-            let uid = append(.null)
-            let members = try CanonicalOrder.setMembers(set)
-            var references: [PropertyListValue] = []
-            references.reserveCapacity(members.count)
-            for (position, member) in members.enumerated() {
-                do { references.append(.uid(try encode(member, depth: depth + 1))) } catch { throw error.inside(.index(position)) }
-            }
-            objects[Int(uid)] = .dictionary([Field.objects: .array(references), Field.class: .uid(classEntry(.set))])
-            return uid
+            return try encodeSet(set, depth: depth)
         case .dictionary(let dictionary):
-            try enter(depth)
-            let uid = append(.null)
-            let keys = dictionary.sortedKeys
-            var keyReferences: [PropertyListValue] = []
-            var valueReferences: [PropertyListValue] = []
-            keyReferences.reserveCapacity(keys.count)
-            valueReferences.reserveCapacity(keys.count)
-            // NSDictionary encodes all its keys, then all its values.
-            for key in keys {
-                do { keyReferences.append(.uid(try encode(.string(key), depth: depth + 1))) } catch { throw error.inside(.key(key)) }
-            }
-            for key in keys {
-                do { valueReferences.append(.uid(try encode(dictionary[key]!, depth: depth + 1))) } catch { throw error.inside(.key(key)) }
-            }
-            objects[Int(uid)] = .dictionary([Field.keys: .array(keyReferences), Field.objects: .array(valueReferences),
-                                             Field.class: .uid(classEntry(.dictionary))])
-            return uid
+            return try encodeDictionary(dictionary, depth: depth)
         }
+    }
+
+    // One function per container, so that the recursion's frames stay small
+    // (in debug builds every case's locals would share one frame per level).
+
+    @inline(never)
+    private mutating func encodeArray(_ elements: [UserInfoValue], depth: Int) throws(UserInfoError) -> UInt32 {
+        try enter(depth)
+        let uid = append(.null)
+        var references: [PropertyListValue] = []
+        references.reserveCapacity(elements.count)
+        for (position, element) in elements.enumerated() {
+            do { references.append(.uid(try encode(element, depth: depth + 1))) } catch { throw error.inside(.index(position)) }
+        }
+        objects[Int(uid)] = .dictionary([Field.objects: .array(references), Field.class: .uid(classEntry(.array))])
+        return uid
+    }
+
+    @inline(never)
+    private mutating func encodeSet(_ set: UserInfoSet, depth: Int) throws(UserInfoError) -> UInt32 {
+        try enter(depth)
+        let uid = append(.null)
+        let members = try CanonicalOrder.setMembers(set)
+        var references: [PropertyListValue] = []
+        references.reserveCapacity(members.count)
+        for (position, member) in members.enumerated() {
+            do { references.append(.uid(try encode(member, depth: depth + 1))) } catch { throw error.inside(.index(position)) }
+        }
+        objects[Int(uid)] = .dictionary([Field.objects: .array(references), Field.class: .uid(classEntry(.set))])
+        return uid
+    }
+
+    @inline(never)
+    private mutating func encodeDictionary(_ dictionary: UserInfoDictionary, depth: Int) throws(UserInfoError) -> UInt32 {
+        try enter(depth)
+        let uid = append(.null)
+        let keys = dictionary.sortedKeys
+        var keyReferences: [PropertyListValue] = []
+        var valueReferences: [PropertyListValue] = []
+        keyReferences.reserveCapacity(keys.count)
+        valueReferences.reserveCapacity(keys.count)
+        // NSDictionary encodes all its keys, then all its values.
+        for key in keys {
+            do { keyReferences.append(.uid(try encode(.string(key), depth: depth + 1))) } catch { throw error.inside(.key(key)) }
+        }
+        for key in keys {
+            do { valueReferences.append(.uid(try encode(dictionary[key]!, depth: depth + 1))) } catch { throw error.inside(.key(key)) }
+        }
+        objects[Int(uid)] = .dictionary([Field.keys: .array(keyReferences), Field.objects: .array(valueReferences),
+                                         Field.class: .uid(classEntry(.dictionary))])
+        return uid
     }
 
     /// NSURL encodes its base first, then its relative string.

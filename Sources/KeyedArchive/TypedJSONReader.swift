@@ -78,7 +78,13 @@ struct TypedJSONConverter {
             throw error(.wrongFieldType, "a typed value is a JSON object, not \(node.kind)", node)
         }
         var fields: [String: StrictJSON.Node] = [:]
-        for (key, value) in members { fields[key] = value }
+        for (key, value) in members {
+            // duplicateKey: the JSON reader compared keys by scalars; two canonically
+            // equivalent spellings would be one field here, so neither is dropped silently.
+            guard fields.updateValue(value, forKey: key) == nil else {
+                throw error(.duplicateKey, "a typed value names the field \"\(key)\" twice (canonically equivalent spellings)", value)
+            }
+        }
         guard let typeNode = fields["type"] else { throw error(.missingField, "a typed value has no \"type\"", node) }
         guard case .string(let type, _) = typeNode else { throw error(.wrongFieldType, "\"type\" is not a string", typeNode) }
         return (type, fields)
@@ -175,9 +181,25 @@ struct TypedJSONConverter {
         }
     }
 
+    // The recursion passes only through small frames: the dispatchers below
+    // and one function per container type, so that the stack used per level
+    // stays small even in debug builds (every case's locals would otherwise
+    // share one large frame per level).
+
     mutating func userInfo(_ node: StrictJSON.Node, depth: Int) throws(UserInfoError) -> UserInfoValue {
         try count(node)
         let (type, fields) = try fields(of: node)
+        switch type {
+        case "array": return .array(try userInfoArray(node, fields, depth: depth))
+        case "set": return .set(try userInfoSet(node, fields, depth: depth))
+        case "dict": return .dictionary(try userInfoDictionary(node, fields, depth: depth))
+        case "url": return .url(try url(node, fields, depth: depth))
+        default: return try userInfoLeaf(type, fields, node)
+        }
+    }
+
+    @inline(never)
+    private func userInfoLeaf(_ type: String, _ fields: [String: StrictJSON.Node], _ node: StrictJSON.Node) throws(UserInfoError) -> UserInfoValue {
         if let scalar = try scalar(type, fields, node) {
             switch scalar {
             case .string(let v): return .string(v)
@@ -200,51 +222,6 @@ struct TypedJSONConverter {
                 throw error(.invalidUUID, "\"\(text)\" is not a UUID (8-4-4-4-12 hexadecimal digits)", fields["value"]!)
             }
             return .uuid(uuid)
-        case "url":
-            return .url(try url(node, fields, depth: depth))
-        case "array":
-            try expectFields(fields, ["value"], type: type, node)
-            try checkDepth(depth, node)
-            var result: [UserInfoValue] = []
-            for (position, element) in try elements(fields["value"]!, type: type).enumerated() {
-                do { result.append(try userInfo(element, depth: depth + 1)) } catch { throw error.inside(.index(position)) }
-            }
-            return .array(result)
-        case "set":
-            try expectFields(fields, ["value"], type: type, node)
-            try checkDepth(depth, node)
-            var set = UserInfoSet()
-            for (position, element) in try elements(fields["value"]!, type: type).enumerated() {
-                do throws(UserInfoError) {
-                    // duplicateSetMember
-                    guard set.insert(try userInfo(element, depth: depth + 1)) else {
-                        throw self.error(.duplicateSetMember, "the set holds this member twice", element)
-                    }
-                } catch {
-                    throw error.inside(.index(position))
-                }
-            }
-            // ambiguousSetMembers
-            do { try FoundationIdentity.checkDistinct(set.members) } catch {
-                var located = error
-                located.location = .lineColumn(line: node.position.line, column: node.position.column)
-                throw located
-            }
-            return .set(set)
-        case "dict":
-            try expectFields(fields, ["value"], type: type, node)
-            try checkDepth(depth, node)
-            let entries = try members(fields["value"]!)
-            var dictionary = UserInfoDictionary(minimumCapacity: entries.count)
-            for (key, member) in entries {
-                let value: UserInfoValue
-                do { value = try userInfo(member, depth: depth + 1) } catch { throw error.inside(.key(key)) }
-                // duplicateKey: canonically equivalent keys, which JSON keeps apart, are one key here.
-                guard dictionary.insertNew(value, forKey: key) else {
-                    throw self.error(.duplicateKey, "key \"\(key)\" appears twice (as canonically equivalent spellings)", member)
-                }
-            }
-            return .dictionary(dictionary)
         case "uid":
             // notUserInfoType
             throw error(.notUserInfoType, "a uid is not a userInfo value", node)
@@ -252,6 +229,58 @@ struct TypedJSONConverter {
             // unknownType
             throw error(.unknownType, "unknown type \"\(type)\"", fields["type"]!)
         }
+    }
+
+    @inline(never)
+    private mutating func userInfoArray(_ node: StrictJSON.Node, _ fields: [String: StrictJSON.Node], depth: Int) throws(UserInfoError) -> [UserInfoValue] {
+        try expectFields(fields, ["value"], type: "array", node)
+        try checkDepth(depth, node)
+        var result: [UserInfoValue] = []
+        for (position, element) in try elements(fields["value"]!, type: "array").enumerated() {
+            do { result.append(try userInfo(element, depth: depth + 1)) } catch { throw error.inside(.index(position)) }
+        }
+        return result
+    }
+
+    @inline(never)
+    private mutating func userInfoSet(_ node: StrictJSON.Node, _ fields: [String: StrictJSON.Node], depth: Int) throws(UserInfoError) -> UserInfoSet {
+        try expectFields(fields, ["value"], type: "set", node)
+        try checkDepth(depth, node)
+        var set = UserInfoSet()
+        for (position, element) in try elements(fields["value"]!, type: "set").enumerated() {
+            do throws(UserInfoError) {
+                // duplicateSetMember
+                guard set.insert(try userInfo(element, depth: depth + 1)) else {
+                    throw self.error(.duplicateSetMember, "the set holds this member twice", element)
+                }
+            } catch {
+                throw error.inside(.index(position))
+            }
+        }
+        // ambiguousSetMembers
+        do { try FoundationIdentity.checkDistinct(set.members) } catch {
+            var located = error
+            located.location = .lineColumn(line: node.position.line, column: node.position.column)
+            throw located
+        }
+        return set
+    }
+
+    @inline(never)
+    private mutating func userInfoDictionary(_ node: StrictJSON.Node, _ fields: [String: StrictJSON.Node], depth: Int) throws(UserInfoError) -> UserInfoDictionary {
+        try expectFields(fields, ["value"], type: "dict", node)
+        try checkDepth(depth, node)
+        let entries = try members(fields["value"]!)
+        var dictionary = UserInfoDictionary(minimumCapacity: entries.count)
+        for (key, member) in entries {
+            let value: UserInfoValue
+            do { value = try userInfo(member, depth: depth + 1) } catch { throw error.inside(.key(key)) }
+            // duplicateKey: canonically equivalent keys, which JSON keeps apart, are one key here.
+            guard dictionary.insertNew(value, forKey: key) else {
+                throw self.error(.duplicateKey, "key \"\(key)\" appears twice (as canonically equivalent spellings)", member)
+            }
+        }
+        return dictionary
     }
 
     private mutating func url(_ node: StrictJSON.Node, _ fields: [String: StrictJSON.Node], depth: Int) throws(UserInfoError) -> UserInfoURL {
@@ -278,6 +307,15 @@ struct TypedJSONConverter {
     mutating func propertyList(_ node: StrictJSON.Node, depth: Int) throws(UserInfoError) -> PropertyListValue {
         try count(node)
         let (type, fields) = try fields(of: node)
+        switch type {
+        case "array": return .array(try propertyListArray(node, fields, depth: depth))
+        case "dict": return .dictionary(try propertyListDictionary(node, fields, depth: depth))
+        default: return try propertyListLeaf(type, fields, node)
+        }
+    }
+
+    @inline(never)
+    private func propertyListLeaf(_ type: String, _ fields: [String: StrictJSON.Node], _ node: StrictJSON.Node) throws(UserInfoError) -> PropertyListValue {
         if let scalar = try scalar(type, fields, node) { return scalar }
         switch type {
         case "uid":
@@ -290,32 +328,38 @@ struct TypedJSONConverter {
         case "null":
             try expectFields(fields, [], type: type, node)
             return .null
-        case "array":
-            try expectFields(fields, ["value"], type: type, node)
-            try checkDepth(depth, node)
-            var result: [PropertyListValue] = []
-            for (position, element) in try elements(fields["value"]!, type: type).enumerated() {
-                do { result.append(try propertyList(element, depth: depth + 1)) } catch { throw error.inside(.index(position)) }
-            }
-            return .array(result)
-        case "dict":
-            try expectFields(fields, ["value"], type: type, node)
-            try checkDepth(depth, node)
-            let entries = try members(fields["value"]!)
-            var dictionary = PropertyListDictionary(minimumCapacity: entries.count)
-            for (key, member) in entries {
-                let value: PropertyListValue
-                do { value = try propertyList(member, depth: depth + 1) } catch { throw error.inside(.key(key)) }
-                guard dictionary.insertNew(value, forKey: key) else {
-                    throw self.error(.duplicateKey, "key \"\(key)\" appears twice (as canonically equivalent spellings)", member)
-                }
-            }
-            return .dictionary(dictionary)
         case "set", "uuid", "url":
             throw error(.notPlistNative, "a \(type) is not a property-list value", node)
         default:
             throw error(.unknownType, "unknown type \"\(type)\"", fields["type"]!)
         }
+    }
+
+    @inline(never)
+    private mutating func propertyListArray(_ node: StrictJSON.Node, _ fields: [String: StrictJSON.Node], depth: Int) throws(UserInfoError) -> [PropertyListValue] {
+        try expectFields(fields, ["value"], type: "array", node)
+        try checkDepth(depth, node)
+        var result: [PropertyListValue] = []
+        for (position, element) in try elements(fields["value"]!, type: "array").enumerated() {
+            do { result.append(try propertyList(element, depth: depth + 1)) } catch { throw error.inside(.index(position)) }
+        }
+        return result
+    }
+
+    @inline(never)
+    private mutating func propertyListDictionary(_ node: StrictJSON.Node, _ fields: [String: StrictJSON.Node], depth: Int) throws(UserInfoError) -> PropertyListDictionary {
+        try expectFields(fields, ["value"], type: "dict", node)
+        try checkDepth(depth, node)
+        let entries = try members(fields["value"]!)
+        var dictionary = PropertyListDictionary(minimumCapacity: entries.count)
+        for (key, member) in entries {
+            let value: PropertyListValue
+            do { value = try propertyList(member, depth: depth + 1) } catch { throw error.inside(.key(key)) }
+            guard dictionary.insertNew(value, forKey: key) else {
+                throw self.error(.duplicateKey, "key \"\(key)\" appears twice (as canonically equivalent spellings)", member)
+            }
+        }
+        return dictionary
     }
 }
 

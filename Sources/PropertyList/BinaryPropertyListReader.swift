@@ -568,9 +568,9 @@ internal struct BinaryPropertyListDecoder: ~Copyable {
     /// Checks the header, trailer and offset table (Specs: "Trailer") and
     /// prepares one slot per object.
     init(_ bytes: UnsafeRawBufferPointer, limits: PropertyListLimits) throws(PropertyListError) {
-        // Heights and node counts fit a packed Shape: larger limits act as its maxima.
+        // Node counts fit a packed Shape: a larger limit acts as its maximum (heights
+        // fit: maxDepth was validated to be at most maxSupportedDepth).
         var limits = limits
-        limits.maxDepth = min(limits.maxDepth, Shape.maxHeight - 1)
         limits.maxMaterializedNodes = min(limits.maxMaterializedNodes, Shape.maxNodes)
         input = try BinaryInput(bytes, limits: limits)
         // The table check bounds the object count by the file size.

@@ -55,12 +55,14 @@ public struct PropertyListLimits: Sendable, Hashable {
     public static let `default` = PropertyListLimits()
 
     /// The deepest nesting any limit or writer may allow (`maxDepth` and the
-    /// writers' `maxDepth`). Decoding, comparing, hashing, printing and writing
-    /// a value recurse once per level of nesting, using up to about 2 KiB of
-    /// stack per level (typed JSON, the deepest), so a value this deep fits a
-    /// main thread's 8 MiB stack; threads with small stacks (512 KiB) should
-    /// keep the default 512 or less. See `Specs/value-model.md`, "Limits".
-    public static let maxSupportedDepth = 2048
+    /// writers' `maxDepth`): 512, CoreFoundation's own bound, so nothing
+    /// deeper would open on Apple's systems anyway. Limits may be lowered,
+    /// never raised above it. Reading, comparing, printing and writing a value
+    /// recurse once per level; the deepest paths measured take under 8 KB of
+    /// stack per level in debug builds (under 2 KB in release), so 512 levels
+    /// fit a main thread's 8 MiB stack with room to spare.
+    /// See `Specs/value-model.md`, "Limits".
+    public static let maxSupportedDepth = 512
 
     /// Checks that every bound can be honoured: none is negative, and
     /// `maxDepth` is at most ``maxSupportedDepth``. Every reader calls this

@@ -1,21 +1,119 @@
+import ActivityPayload
 import ArgumentParser
 import PropertyList
 
 /// `-o FILE` (`-` for standard output), shared by the verbs that write.
 struct OutputOptions: ParsableArguments {
-    @Option(name: [.short, .customLong("output")], help: "Output file ('-' for standard output). Replaced atomically.")
+    @Option(name: [.short, .customLong("output")], help: "Output file ('-' for standard output). Replaced atomically; must be a regular file if it exists.")
     var output: String = "-"
+
+    func validate() throws {
+        guard !output.isEmpty else { throw ValidationError("-o needs a file name, or '-' for standard output") }
+    }
 
     func write(_ bytes: [UInt8]) throws { try Files.write(bytes, to: output) }
 }
 
 /// Runs a verb's work on one input; any error becomes one line on standard
-/// error (`plistkit: FILE: …`) and exit status 1, never a stack trace.
+/// error (`plistkit: FILE: CODE: …`) and exit status 1, never a stack trace.
 func reporting(_ file: String, _ work: () throws -> Void) throws {
     do {
         try work()
+    } catch let exit as ExitCode {
+        throw exit
     } catch {
-        Files.complain("plistkit: \(file): \(error)")
+        Console.fail(file, error)
         throw ExitCode(1)
+    }
+}
+
+/// `--budget` and `--hard-limit`: the size budget of the encoded userInfo,
+/// shared by `payload check`, `encode` and `translate`.
+struct BudgetOptions: ParsableArguments {
+    @Option(help: "Advised size of the encoded userInfo (e.g. 3KB, 3072); above it is a warning.")
+    var budget: String = "3KB"
+
+    @Option(name: .customLong("hard-limit"), help: "Largest allowed size of the encoded userInfo.")
+    var hardLimit: String?
+
+    func validate() throws {
+        guard Size.parse(budget) != nil else { throw ValidationError("--budget \"\(budget)\" is not a size (\(Size.forms))") }
+        if let hardLimit, Size.parse(hardLimit) == nil { throw ValidationError("--hard-limit \"\(hardLimit)\" is not a size (\(Size.forms))") }
+    }
+
+    /// The budget (validated by the parser before any verb runs).
+    var sizeBudget: SizeBudget {
+        SizeBudget(softLimit: Size.parse(budget) ?? 0, hardLimit: hardLimit.flatMap(Size.parse))
+    }
+}
+
+/// `--container ID`…: the synced containers a device has.
+struct LayoutOptions: ParsableArguments {
+    @Option(name: .customLong("container"), help: "A container identifier the device has (repeatable), e.g. iCloud.com.example.App.")
+    var containers: [String] = []
+
+    func validate() throws {
+        if let invalid = containers.first(where: { !ContainerLayout.isValidIdentifier($0) }) {
+            throw ValidationError("--container \"\(invalid)\" is not a container identifier (dot-separated labels of letters, digits, '-', '_')")
+        }
+    }
+
+    /// The layout a `--layout`, `--from` or `--to` value names, or nil without one.
+    func layout(_ text: String?) -> ContainerLayout? {
+        text.flatMap { ContainerLayout.parse($0, containers: Set(containers)) }
+    }
+
+    /// Checks a layout option's value: `macos:HOME`, `ios` or `root:PATH` with a normalised absolute path.
+    static func check(_ text: String?, option: String) throws {
+        if let text, ContainerLayout.parse(text) == nil {
+            throw ValidationError("\(option) \"\(text)\" is not macos:HOME, ios or root:PATH with a normalised absolute path")
+        }
+    }
+}
+
+/// `--version-key K --supports 2.x`: the versions a receiver understands.
+struct VersionSupportOptions: ParsableArguments {
+    @Option(name: .customLong("version-key"), help: "The userInfo key holding the payload version.")
+    var versionKey: String?
+
+    @Option(help: "The versions understood, as MAJOR.x or MAJOR.MINOR (with --version-key).")
+    var supports: String?
+
+    func validate() throws {
+        if (versionKey == nil) != (supports == nil) { throw ValidationError("--version-key and --supports go together") }
+        if versionKey == "" { throw ValidationError("--version-key must not be empty") }
+        if let supports, Supports.version(supports) == nil { throw ValidationError("--supports \"\(supports)\" is not MAJOR.x or MAJOR.MINOR") }
+    }
+
+    var versioning: PayloadVersioning? {
+        guard let versionKey, let supports, let current = Supports.version(supports) else { return nil }
+        return PayloadVersioning(key: versionKey, current: current)
+    }
+}
+
+/// Sizes such as `3KB`, `64KiB`, `4096`: decimal digits and an optional unit,
+/// refused (nil) when the product does not fit in an `Int`.
+enum Size {
+    static let forms = "digits, then B, KB, KiB, MB or MiB; at most 2^63 - 1 bytes"
+
+    static func parse(_ text: String) -> Int? {
+        let units: [(String, Int)] = [("KiB", 1 << 10), ("KB", 1 << 10), ("MiB", 1 << 20), ("MB", 1 << 20), ("B", 1), ("", 1)]
+        for (suffix, factor) in units where text.hasSuffix(suffix) {
+            let digits = text.utf8.dropLast(suffix.utf8.count)
+            guard !digits.isEmpty, digits.count <= 19, digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+                  let number = Int(String(decoding: digits, as: UTF8.self)) else { continue }
+            let (bytes, overflow) = number.multipliedReportingOverflow(by: factor)
+            return overflow ? nil : bytes
+        }
+        return nil
+    }
+}
+
+enum Supports {
+    /// `2.x` means any 2.*; `2.1` means 2.1 (newer minors are accepted either way).
+    /// The major is spelled as in a version (no sign, no leading zero).
+    static func version(_ text: String) -> PayloadVersion? {
+        if text.hasSuffix(".x"), let version = PayloadVersion(String(text.dropLast(2)) + ".0") { return version }
+        return PayloadVersion(text)
     }
 }

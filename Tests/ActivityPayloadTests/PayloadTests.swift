@@ -246,3 +246,104 @@ struct PayloadTests {
         #expect(received.payload.userInfo["zoom"] == 1.25)
     }
 }
+
+/// Specs/payload.md, "Configuration": what a caller sets is refused with a
+/// typed error before any byte is read or written, never trapped on.
+@Suite("Payload configuration and the one payload path")
+struct PayloadConfigurationTests {
+    static let app = "iCloud.com.example.App"
+
+    @Test("invalidLayout: relative, unnormalised or controlled roots and bad container identifiers")
+    func layouts() throws {
+        let data = try PayloadCodec().encode(PayloadTests.payload()).data
+        for root in ["relative", "", "/a//b", "/a/./b", "/a/../b", "/a/b/..", "/a\u{85}b", "/a\nb", "//a"] {
+            #expect(throws: PayloadError(.invalidLayout, ""), "\(root)") { try PayloadCodec(layout: ContainerLayout(root: root)).decode(data) }
+            #expect(throws: PayloadError(.invalidLayout, ""), "\(root)") { try PayloadCodec(layout: ContainerLayout(root: root)).encode(PayloadTests.payload()) }
+            #expect(ContainerLayout.parse("root:" + root) == nil, "\(root)")
+        }
+        #expect(throws: PayloadError(.invalidLayout, "")) { try PayloadCodec(layout: .macOS(home: "Users/ada")).decode(data) }
+        for identifier in ["", "a", "a..b", "é.b", "a.b c"] {
+            #expect(throws: PayloadError(.invalidLayout, ""), "\(identifier)") {
+                try PayloadCodec(layout: .iOS(containers: [Self.app, identifier])).decode(data)
+            }
+            #expect(throws: PayloadError(.invalidLayout, "")) { try URLTranslator().incoming(1, to: .iOS(containers: [identifier])) }
+        }
+        // Roots that are fine: "/", a trailing slash (dropped).
+        _ = try PayloadCodec(layout: ContainerLayout(root: "/")).decode(data)
+        #expect(ContainerLayout(root: "/srv/icloud//").root == "/srv/icloud")
+        try ContainerLayout(root: "/srv/icloud//").validate()
+    }
+
+    @Test("invalidVersioning: empty key, negative versions, migrations that do not move forward or start twice")
+    func versioning() throws {
+        let data = try PayloadCodec().encode(PayloadTests.payload()).data
+        func step(_ from: PayloadVersion, _ to: PayloadVersion) -> PayloadMigration { PayloadMigration("m", from: from, to: to) { $0 } }
+        var cases: [PayloadVersioning] = [
+            PayloadVersioning(key: "", current: PayloadVersion(1, 0)),
+            PayloadVersioning(key: "v", current: PayloadVersion(-1, 0)),
+            PayloadVersioning(key: "v", current: PayloadVersion(1, -2)),
+            PayloadVersioning(key: "v", current: PayloadVersion(1, 0), assumedVersionWhenMissing: PayloadVersion(Int.min, 0)),
+        ]
+        for migrations in [[step(PayloadVersion(2, 0), PayloadVersion(1, 0))], [step(PayloadVersion(1, 0), PayloadVersion(1, 0))],
+                           [step(PayloadVersion(1, 0), PayloadVersion(3, 0))], [step(PayloadVersion(-1, 0), PayloadVersion(1, 0))],
+                           [step(PayloadVersion(0, 0), PayloadVersion(1, 0)), step(PayloadVersion(0, 0), PayloadVersion(0, 5))]] {
+            var versioning = PayloadVersioning(key: "v", current: PayloadVersion(2, 0))
+            versioning.migrations = migrations
+            cases.append(versioning)
+        }
+        for versioning in cases {
+            #expect(throws: PayloadError(.invalidVersioning, "")) { try PayloadCodec(versioning: versioning).decode(data) }
+            #expect(throws: PayloadError(.invalidVersioning, "")) { try PayloadCodec(versioning: versioning).encode(PayloadTests.payload()) }
+            #expect(throws: PayloadError(.invalidVersioning, "")) { try versioning.check(["v": "1.0"]) }
+        }
+    }
+
+    @Test("invalidBudget and invalidLimits: negative limits, a depth over the supported one")
+    func budgetsAndLimits() throws {
+        let data = try PayloadCodec().encode(PayloadTests.payload()).data
+        for budget in [SizeBudget(softLimit: -1), SizeBudget(hardLimit: -5), SizeBudget(softLimit: Int.min, hardLimit: Int.min)] {
+            #expect(throws: PayloadError(.invalidBudget, "")) { try PayloadCodec(budget: budget).encode(PayloadTests.payload()) }
+        }
+        var limits = PropertyListLimits.payload
+        limits.maxDepth = 1 << 20
+        #expect(throws: PayloadError(.invalidLimits, "")) { try PayloadCodec(limits: limits).decode(data) }
+        limits = .payload
+        limits.maxObjects = -1
+        #expect(throws: PayloadError(.invalidLimits, "")) { try PayloadCodec(limits: limits).decode(data) }
+    }
+
+    @Test("nothing lost: keywords or required keys holding café in NFC and in NFD are refused, not merged")
+    func canonicallyEquivalentKeywords() throws {
+        for field in ["keywords", "requiredUserInfoKeys"] {
+            var envelope = PayloadTests.payload(["caf\u{E9}": 1, "cafe\u{301}x": 2]).envelope.dictionaryValue!
+            envelope[field] = .set([.string("caf\u{E9}"), .string("cafe\u{301}")])
+            let data = try KeyedArchiveWriter().write(.dictionary(envelope))
+            // The archive keeps both (as NSSet would).
+            #expect(try KeyedArchiveReader().read(data)[field]?.setValue?.count == 2)
+            do {
+                _ = try PayloadCodec().decode(data)
+                Issue.record("\(field): decoded, one spelling dropped")
+            } catch {
+                #expect(error.code == .invalidEnvelope)
+                #expect(error.keyPath.description == field)
+            }
+        }
+    }
+
+    @Test("the cost per key path is computed on request; the total and the budget always")
+    func costOnRequest() throws {
+        let payload = PayloadTests.payload(["page": 1, "b": ["c": "text"]])
+        let plain = try PayloadCodec().encode(payload)
+        #expect(plain.cost.entries.isEmpty)
+        #expect(plain.cost.total > 0)
+        #expect(try PayloadCodec().decode(plain.data).cost == nil)
+        var detailed = PayloadCodec()
+        detailed.reportsCostPerKeyPath = true
+        let encoded = try detailed.encode(payload)
+        #expect(encoded.cost.total == plain.cost.total)
+        #expect(Set(encoded.cost.entries.map(\.keyPath.description)) == ["page", "b", "b.c"])
+        let decoded = try detailed.decode(encoded.data)
+        #expect(decoded.cost == encoded.cost)
+        #expect(throws: PayloadError(.overBudget, "")) { try SizeBudget(hardLimit: 10).check(encoded.cost.total) }
+    }
+}

@@ -44,7 +44,7 @@ struct CLITests {
         let good = Self.golden("plistlib/top-string.bplist")
         let result = try Self.plistkit("lint", file, good)
         #expect(result.status == 1)
-        #expect(result.stdout == "\(file): byte 0xFF in an ASCII string (at offset 16, key path k[0])\n\(good): OK\n")
+        #expect(result.stdout == "\(file): invalidASCII: byte 0xFF in an ASCII string (at offset 16, key path k[0])\n\(good): OK\n")
     }
 
     @Test("lint: unreadable and non-plist inputs are one clean line each")
@@ -53,8 +53,8 @@ struct CLITests {
         #expect(result.status == 1)
         let lines = result.stdout.split(separator: "\n")
         #expect(lines.count == 2)
-        #expect(lines[0].hasPrefix("/nonexistent/file.plist: cannot open"))
-        #expect(lines[1] == "/etc/hostname: not a property list (neither binary nor XML) (at offset 0)")
+        #expect(lines[0].hasPrefix("/nonexistent/file.plist: readFailed: cannot open"))
+        #expect(lines[1] == "/etc/hostname: unknownFormat: not a property list (neither binary nor XML) (at offset 0)")
     }
 
     @Test("print: a readable sorted tree like plutil -p")
@@ -132,7 +132,7 @@ struct CLITests {
         let output = directory.appendingPathComponent("out.json").path
         let result = try Self.plistkit("convert", file, "--format", "json", "-o", output)
         #expect(result.status == 1)
-        #expect(result.stderr == "plistkit: \(file): JSON cannot represent a date value (key path when[1])\n")
+        #expect(result.stderr == "plistkit: \(file): unrepresentableValue: JSON cannot represent a date value (key path when[1])\n")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["in.bplist"])
     }
 

@@ -43,7 +43,7 @@ struct KeyedCLITests {
         let output = directory.appendingPathComponent("out.json").path
         let result = try CLITests.plistkit("unarchive", file, "-o", output)
         #expect(result.status == 1)
-        #expect(result.stderr == "plistkit: \(file): class NSValue is not one of the userInfo classes (object 1)\n")
+        #expect(result.stderr == "plistkit: \(file): classNotAllowed: class NSValue is not one of the userInfo classes (object 1)\n")
         #expect(!FileManager.default.fileExists(atPath: output))
     }
 

@@ -34,9 +34,11 @@ struct PayloadCLITests {
             #expect(result.status == 1, "\(options)")
             #expect(String(decoding: result.stderr, as: UTF8.self).contains(code), "\(options)")
         }
+        // Over the hard limit: the report on stdout, the violation as the one line on stderr.
         let over = try run(CLITests.plistkit, ["payload", "check", Self.sample, "--hard-limit", "500"] + Self.receiver)
         #expect(over.status == 1)
-        #expect(String(decoding: over.stdout, as: UTF8.self).contains("error: overBudget(size: "))
+        #expect(String(decoding: over.stdout, as: UTF8.self).contains("cost per key path"))
+        #expect(String(decoding: over.stderr, as: UTF8.self) == "plistkit: \(Self.sample): overBudget: overBudget(size: 759, limit: 500)\n")
     }
 
     @Test("encode on macOS, decode on iOS: the file URL names the same document")
@@ -63,16 +65,26 @@ struct PayloadCLITests {
         #expect(String(decoding: refused.stderr, as: UTF8.self).contains("key path doc"))
     }
 
-    @Test("translate: references stay portable; file URLs move from one layout to another")
+    @Test("translate: the sender's envelope, encoded on the Mac and decoded on the iPhone, through PayloadCodec")
     func translate() throws {
         let directory = try Peers.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let output = directory.appendingPathComponent("moved.payload").path
-        // The sample holds a reference; translating it from a Mac to an iPhone resolves it for the iPhone.
-        let result = try run(CLITests.plistkit, ["payload", "translate", Self.sample, "--from", "macos:/Users/ada", "--to", "ios",
+        let input = directory.appendingPathComponent("envelope.json")
+        try Data(Self.macEnvelope.utf8).write(to: input)
+        let output = directory.appendingPathComponent("moved.json").path
+        let result = try run(CLITests.plistkit, ["payload", "translate", input.path, "--from", "macos:/Users/ada", "--to", "ios",
                                                  "--container", "iCloud.com.example.Planner", "-o", output])
         #expect(result.status == 0, "\(String(decoding: result.stderr, as: UTF8.self))")
-        let moved = try KeyedArchiveReader().read(Data(contentsOf: URL(fileURLWithPath: output)))
-        #expect(moved["userInfo"]?["document"]?.urlValue?.relative.hasPrefix("file:///private/var/mobile/Library/Mobile%20Documents/") == true)
+        let moved = try TypedJSONReader().readUserInfo(Data(contentsOf: URL(fileURLWithPath: output)))
+        #expect(moved["userInfo"]?["doc"]?.urlValue?.relative ==
+                "file:///private/var/mobile/Library/Mobile%20Documents/iCloud~com~example~Planner/Documents/A%20B.plan")
+        // The envelope's rules apply on the way (it used to bypass them): a bad activity type is refused.
+        try Data(Self.macEnvelope.replacingOccurrences(of: "com.example.planner.edit", with: "not valid").utf8).write(to: input)
+        let refused = try run(CLITests.plistkit, ["payload", "translate", input.path, "--from", "macos:/Users/ada", "--to", "ios",
+                                                  "--container", "iCloud.com.example.Planner", "-o", output])
+        #expect(refused.status == 1)
+        #expect(String(decoding: refused.stderr, as: UTF8.self).contains(": invalidActivityType: "))
     }
+
+    static let macEnvelope = #"{"type":"dict","value":{"activityType":{"type":"string","value":"com.example.planner.edit"},"userInfo":{"type":"dict","value":{"doc":{"type":"url","relative":"file:///Users/ada/Library/Mobile%20Documents/iCloud~com~example~Planner/Documents/A%20B.plan","base":null}}}}}"#
 }

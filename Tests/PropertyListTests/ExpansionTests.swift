@@ -64,3 +64,38 @@ struct ExpansionTests {
         #expect(elapsed < .milliseconds(100))
     }
 }
+
+/// Specs/value-model.md, "Limits": limits a caller sets are checked before
+/// anything is read or written (invalidLimits), never trusted.
+@Suite("Limits a caller sets")
+struct LimitValidationTests {
+    static let document = try! BinaryPropertyListWriter().writeBytes(["a": [1, 2, ["b": "c"]]])
+
+    @Test("invalidLimits: a negative bound or a depth over maxSupportedDepth, in the binary reader")
+    func invalidLimits() {
+        let paths: [WritableKeyPath<PropertyListLimits, Int>] = [\.maxInputBytes, \.maxDepth, \.maxObjects, \.maxCollectionCount,
+                                                                  \.maxStringBytes, \.maxDataBytes, \.maxMaterializedNodes]
+        for path in paths {
+            var limits = PropertyListLimits.default
+            limits[keyPath: path] = -1
+            #expect(binaryError(Self.document, limits: limits)?.code == .invalidLimits, "\(path)")
+        }
+        for depth in [PropertyListLimits.maxSupportedDepth + 1, 1 << 20, Int.max] {
+            #expect(binaryError(Self.document, limits: PropertyListLimits(maxDepth: depth))?.code == .invalidLimits)
+            #expect(throws: PropertyListError(.invalidLimits, "")) { try BinaryPropertyListWriter(maxDepth: depth).writeBytes(1) }
+        }
+        #expect(throws: PropertyListError(.invalidLimits, "")) { try BinaryPropertyListWriter(maxDepth: -1).writeBytes(1) }
+    }
+
+    @Test("the supported depth itself works: 512 nested arrays written and read back, 513 refused")
+    func supportedDepth() throws {
+        var value: PropertyListValue = 1
+        for _ in 0..<PropertyListLimits.maxSupportedDepth { value = [value] }
+        let bytes = try BinaryPropertyListWriter(maxDepth: PropertyListLimits.maxSupportedDepth).writeBytes(value)
+        let limits = PropertyListLimits(maxDepth: PropertyListLimits.maxSupportedDepth)
+        #expect(try BinaryPropertyListReader(limits: limits).read(bytes) == value)
+        #expect(throws: PropertyListError(.depthLimitExceeded, "")) {
+            try BinaryPropertyListWriter(maxDepth: PropertyListLimits.maxSupportedDepth).writeBytes([value])
+        }
+    }
+}

@@ -138,11 +138,28 @@ public func peerEqual(_ a: PropertyListValue, _ b: PropertyListValue) -> Bool {
 /// Runs a program and returns its exit status, standard output and error.
 @discardableResult
 public func run(_ executable: String, _ arguments: [String], stdin: Data? = nil) throws -> (status: Int32, stdout: Data, stderr: Data) {
+    let result = try launch(executable, arguments, stdin: stdin)
+    return (result.status, result.stdout, result.stderr)
+}
+
+/// What a finished program did: its exit status, or the signal that ended it.
+public struct LaunchResult: Sendable {
+    /// The exit status, or the signal number when ``signaled``.
+    public var status: Int32
+    /// True when a signal ended the program (a trap, a crash).
+    public var signaled: Bool
+    public var stdout: Data
+    public var stderr: Data
+}
+
+/// Runs a program; standard output goes to `stdout` when given (a device, a
+/// closed pipe), else it is captured.
+public func launch(_ executable: String, _ arguments: [String], stdin: Data? = nil, stdout: FileHandle? = nil) throws -> LaunchResult {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
     let out = Pipe(), err = Pipe(), input = Pipe()
-    process.standardOutput = out
+    process.standardOutput = stdout ?? out
     process.standardError = err
     process.standardInput = stdin == nil ? FileHandle.nullDevice : input
     try process.run()
@@ -155,10 +172,11 @@ public func run(_ executable: String, _ arguments: [String], stdin: Data? = nil)
     let group = DispatchGroup()
     group.enter()
     DispatchQueue.global().async { errData = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    let outData = stdout == nil ? out.fileHandleForReading.readDataToEndOfFile() : Data()
     group.wait()
     process.waitUntilExit()
-    return (process.terminationStatus, outData, errData)
+    return LaunchResult(status: process.terminationStatus, signaled: process.terminationReason == .uncaughtSignal,
+                        stdout: outData, stderr: errData)
 }
 
 /// Finds a program on PATH, or nil.

@@ -5,7 +5,7 @@ import PropertyList
 struct Lint: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Check that files are valid property lists.",
-        discussion: "Prints 'FILE: OK' or 'FILE: <reason> (at offset N, key path P)' per file; exits 1 if any fails."
+        discussion: "Prints 'FILE: OK' or 'FILE: CODE: <reason> (at offset N, key path P)' per file; exits 1 if any fails."
     )
 
     @Argument(help: "Files to check ('-' for standard input).")
@@ -14,14 +14,16 @@ struct Lint: ParsableCommand {
     func run() throws {
         var failed = false
         for file in files {
+            let verdict: String
             do {
                 let bytes = try Files.read(file, limit: PropertyListLimits.default.maxInputBytes)
                 _ = try Documents.decode(bytes)
-                print("\(file): OK")
+                verdict = "OK"
             } catch {
                 failed = true
-                print("\(file): \(error)")
+                verdict = Console.describe(error)
             }
+            try reporting("-") { try Console.line("\(Console.escaped(file)): \(verdict)") }
         }
         if failed { throw ExitCode(1) }
     }

@@ -5,59 +5,34 @@ import KeyedArchive
 import PropertyList
 
 /// `plistkit payload …`: Handoff payloads (Specs/payload.md, Specs/plistkit.md).
+/// Every verb goes through `PayloadCodec`, the only path to and from the wire.
 struct Payload: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Check, translate, encode and decode Handoff activity payloads.",
         subcommands: [Check.self, Translate.self, Encode.self, Decode.self]
     )
 
-    /// `--version-key K --supports 2.x`: the versions a receiver understands.
-    struct VersionSupportOptions: ParsableArguments {
-        @Option(name: .customLong("version-key"), help: "The userInfo key holding the payload version.")
-        var versionKey: String?
-
-        @Option(help: "The versions understood, as MAJOR.x or MAJOR.MINOR (with --version-key).")
-        var supports: String?
-
-        func validate() throws {
-            if (versionKey == nil) != (supports == nil) { throw ValidationError("--version-key and --supports go together") }
-            if let supports, Supports.version(supports) == nil { throw ValidationError("--supports \"\(supports)\" is not MAJOR.x or MAJOR.MINOR") }
-        }
-
-        var versioning: PayloadVersioning? {
-            guard let versionKey, let supports, let current = Supports.version(supports) else { return nil }
-            return PayloadVersioning(key: versionKey, current: current)
-        }
+    /// Reads a typed-JSON envelope (as `encode` and `translate` take it).
+    static func envelope(_ file: String) throws -> ActivityPayload {
+        let bytes = try Files.read(file, limit: PropertyListLimits.payload.maxInputBytes)
+        return try ActivityPayload(envelope: try TypedJSONReader(limits: .payload).readUserInfo(Data(bytes)))
     }
 
-    /// Options naming a device's synced containers.
-    struct LayoutOptions: ParsableArguments {
-        @Option(name: .customLong("container"), help: "A container identifier the device has (repeatable), e.g. iCloud.com.example.App.")
-        var containers: [String] = []
-
-        func layout(_ text: String?) throws -> ContainerLayout? {
-            guard let text else { return nil }
-            guard let layout = ContainerLayout.parse(text, containers: Set(containers)) else {
-                throw ValidationError("layout \"\(text)\" is not macos:HOME, ios or root:PATH")
-            }
-            return layout
-        }
+    /// Writes a payload's envelope as typed JSON (as `decode` and `translate` give it).
+    static func write(_ payload: ActivityPayload, to output: OutputOptions) throws {
+        try output.write(Array(TypedJSONWriter(pretty: true).write(payload.envelope)) + [0x0A])
     }
 
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Validate a payload: size and per-key cost, version, URLs.",
-            discussion: "Exit 1 on any violation. Over --budget is a warning; over --hard-limit is a violation."
+            abstract: "Validate a payload as the receiver would: size and per-key cost, version, URLs.",
+            discussion: "The report goes to standard output. Over --budget is a warning; over --hard-limit, or any other violation, is one error line on standard error and exit 1."
         )
 
         @Argument(help: "The payload (keyed archive; '-' for standard input).")
         var file: String
 
-        @Option(help: "Advised size of the encoded userInfo (e.g. 3KB, 3072).")
-        var budget: String = "3KB"
-
-        @Option(name: .customLong("hard-limit"), help: "Largest allowed size of the encoded userInfo.")
-        var hardLimit: String?
+        @OptionGroup var budget: BudgetOptions
 
         @OptionGroup var versions: VersionSupportOptions
 
@@ -66,47 +41,35 @@ struct Payload: ParsableCommand {
 
         @OptionGroup var layoutOptions: LayoutOptions
 
-        func validate() throws {
-            guard Byte.parse(budget) != nil else { throw ValidationError("--budget \"\(budget)\" is not a size") }
-            if let hardLimit, Byte.parse(hardLimit) == nil { throw ValidationError("--hard-limit \"\(hardLimit)\" is not a size") }
-        }
+        func validate() throws { try LayoutOptions.check(layout, option: "--layout") }
 
         func run() throws {
-            var failed = false
-            do {
+            try reporting(file) {
                 let bytes = try Files.read(file, limit: PropertyListLimits.payload.maxInputBytes)
-                let codec = PayloadCodec(layout: try layoutOptions.layout(layout), versioning: versions.versioning)
+                var codec = PayloadCodec(layout: layoutOptions.layout(layout), versioning: versions.versioning, budget: budget.sizeBudget)
+                codec.reportsCostPerKeyPath = true
                 let decoded = try codec.decode(Data(bytes))
-                // The cost of the userInfo as it travels (before this device's URL translation).
-                let wire = try ActivityPayload(envelope: try UserInfoCodec(limits: .payload).decode(Data(bytes)))
-                let cost = try PayloadCodec.cost(of: wire.userInfo, budget: SizeBudget(softLimit: Byte.parse(budget)!))
-                print("activity type: \(decoded.payload.activityType)")
-                if let found = decoded.foundVersion { print("version: \(found)") }
-                print("userInfo: \(cost.total) bytes (advised at most \(Byte.parse(budget)!))")
-                print("cost per key path (bytes saved by removing it):")
-                for entry in cost.entries { print("  \(String(entry.bytes).leftPadded(to: 7))  \(entry.keyPath)") }
-                for warning in cost.warnings { print("warning: \(warning)") }
-                if let hardLimit, let limit = Byte.parse(hardLimit), cost.total > limit {
-                    print("error: overBudget(size: \(cost.total), limit: \(limit))")
-                    failed = true
-                }
-            } catch let error as PayloadError {
-                Files.complain("plistkit: \(file): \(error.code): \(error)")
-                failed = true
-            } catch {
-                Files.complain("plistkit: \(file): \(error)")
-                failed = true
+                // The cost of the userInfo as it travelled (before this device's URL translation).
+                guard let cost = decoded.cost else { return }
+                var report = "activity type: \(Console.escaped(decoded.payload.activityType))\n"
+                if let found = decoded.foundVersion { report += "version: \(found)\n" }
+                report += "userInfo: \(cost.total) bytes (advised at most \(codec.budget.softLimit))\n"
+                report += "cost per key path (bytes saved by removing it):\n"
+                for entry in cost.entries { report += "  \(String(entry.bytes).leftPadded(to: 7))  \(Console.escaped(entry.keyPath.description))\n" }
+                for warning in cost.warnings { report += "warning: \(warning)\n" }
+                try Console.write(Array(report.utf8))
+                try codec.budget.check(cost.total)
             }
-            if failed { throw ExitCode(1) }
         }
     }
 
     struct Translate: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Rewrite the file URLs of a payload from one device's containers to another's."
+            abstract: "Show what a receiver's app gets when a sender's app sends a payload.",
+            discussion: "Reads a typed-JSON envelope as the sender's app has it (file URLs in the --from layout), encodes it as that sender, decodes the wire form as the receiver (--to), and writes the receiver's typed-JSON envelope."
         )
 
-        @Argument(help: "The payload (keyed archive; '-' for standard input).")
+        @Argument(help: "The typed-JSON envelope as the sender has it ('-' for standard input).")
         var file: String
 
         @Option(help: "The sender's layout: macos:HOME, ios or root:PATH.")
@@ -117,18 +80,21 @@ struct Payload: ParsableCommand {
 
         @OptionGroup var layoutOptions: LayoutOptions
 
+        @OptionGroup var budget: BudgetOptions
+
         @OptionGroup var output: OutputOptions
 
+        func validate() throws {
+            try LayoutOptions.check(from, option: "--from")
+            try LayoutOptions.check(to, option: "--to")
+        }
+
         func run() throws {
-            do {
-                let bytes = try Files.read(file, limit: PropertyListLimits.payload.maxInputBytes)
-                let envelope = try UserInfoCodec(limits: .payload).decode(Data(bytes))
-                var payload = try ActivityPayload(envelope: envelope)
-                let translator = URLTranslator()
-                let moved = try translator.incoming(try translator.outgoing(.dictionary(payload.userInfo), from: try layoutOptions.layout(from)),
-                                                    to: try layoutOptions.layout(to))
-                payload.userInfo = moved.dictionaryValue ?? [:]
-                try output.write(Array(try KeyedArchiveWriter().write(payload.envelope)))
+            try reporting(file) {
+                let sender = PayloadCodec(layout: layoutOptions.layout(from), budget: budget.sizeBudget)
+                let receiver = PayloadCodec(layout: layoutOptions.layout(to))
+                let received = try receiver.decode(try sender.encode(try Payload.envelope(file)).data)
+                try Payload.write(received.payload, to: output)
             }
         }
     }
@@ -153,33 +119,26 @@ struct Payload: ParsableCommand {
         @Option(help: "The version to stamp, MAJOR.MINOR (with --version-key).")
         var version: String?
 
-        @Option(help: "Advised size of the encoded userInfo (warning above it).")
-        var budget: String = "3KB"
-
-        @Option(name: .customLong("hard-limit"), help: "Largest allowed size of the encoded userInfo.")
-        var hardLimit: String?
+        @OptionGroup var budget: BudgetOptions
 
         @OptionGroup var output: OutputOptions
 
         func validate() throws {
+            try LayoutOptions.check(layout, option: "--layout")
             if (versionKey == nil) != (version == nil) { throw ValidationError("--version-key and --version go together") }
+            if versionKey == "" { throw ValidationError("--version-key must not be empty") }
             if let version, PayloadVersion(version) == nil { throw ValidationError("--version \"\(version)\" is not MAJOR.MINOR") }
-            guard Byte.parse(budget) != nil else { throw ValidationError("--budget \"\(budget)\" is not a size") }
-            if let hardLimit, Byte.parse(hardLimit) == nil { throw ValidationError("--hard-limit \"\(hardLimit)\" is not a size") }
         }
 
         func run() throws {
             try reporting(file) {
-                let bytes = try Files.read(file, limit: PropertyListLimits.payload.maxInputBytes)
-                let payload = try ActivityPayload(envelope: try TypedJSONReader(limits: .payload).readUserInfo(Data(bytes)))
-                var codec = PayloadCodec(layout: try layoutOptions.layout(layout),
-                                         budget: SizeBudget(softLimit: Byte.parse(budget)!, hardLimit: hardLimit.flatMap(Byte.parse)))
+                var codec = PayloadCodec(layout: layoutOptions.layout(layout), budget: budget.sizeBudget)
                 if let versionKey, let version, let current = PayloadVersion(version) {
                     codec.versioning = PayloadVersioning(key: versionKey, current: current)
                 }
-                let encoded = try codec.encode(payload)
-                for warning in encoded.cost.warnings { Files.complain("plistkit: warning: \(warning)") }
+                let encoded = try codec.encode(try Payload.envelope(file))
                 try output.write(Array(encoded.data))
+                for warning in encoded.cost.warnings { Console.warn(warning) }
             }
         }
     }
@@ -202,34 +161,15 @@ struct Payload: ParsableCommand {
 
         @OptionGroup var output: OutputOptions
 
+        func validate() throws { try LayoutOptions.check(layout, option: "--layout") }
+
         func run() throws {
             try reporting(file) {
                 let bytes = try Files.read(file, limit: PropertyListLimits.payload.maxInputBytes)
-                let codec = PayloadCodec(layout: try layoutOptions.layout(layout), versioning: versions.versioning)
-                let decoded = try codec.decode(Data(bytes))
-                try output.write(Array(TypedJSONWriter(pretty: true).write(decoded.payload.envelope)) + [0x0A])
+                let codec = PayloadCodec(layout: layoutOptions.layout(layout), versioning: versions.versioning)
+                try Payload.write(try codec.decode(Data(bytes)).payload, to: output)
             }
         }
-    }
-}
-
-/// Sizes such as `3KB`, `64KiB`, `4096`.
-enum Byte {
-    static func parse(_ text: String) -> Int? {
-        let units: [(String, Int)] = [("KiB", 1024), ("KB", 1024), ("MiB", 1 << 20), ("MB", 1 << 20), ("B", 1), ("", 1)]
-        for (suffix, factor) in units where text.hasSuffix(suffix) {
-            guard let number = Int(text.dropLast(suffix.count)), number >= 0 else { continue }
-            return number * factor
-        }
-        return nil
-    }
-}
-
-enum Supports {
-    /// `2.x` means any 2.*; `2.1` means 2.1 (newer minors are accepted either way).
-    static func version(_ text: String) -> PayloadVersion? {
-        if text.hasSuffix(".x"), let major = Int(text.dropLast(2)), major >= 0 { return PayloadVersion(major, 0) }
-        return PayloadVersion(text)
     }
 }
 

@@ -16,9 +16,9 @@ struct Print: ParsableCommand {
             // A keyed archive of userInfo values prints as the userInfo tree;
             // any other property list (other archives included) as itself.
             if KeyedArchiveReader.isArchive(value), let userInfo = try? KeyedArchiveReader().unarchive(value) {
-                print(userInfo.description)
+                try Console.line(userInfo.description)
             } else {
-                print(value.description)
+                try Console.line(value.description)
             }
         }
     }
