@@ -189,6 +189,17 @@ def main():
                        + (f"; libplist {statistics.median(lib) * 1e6:.2f} µs" if lib else "")
                        + f". Goal ≤ {LATENCY_GOAL_US:g} µs: {mark(latency <= LATENCY_GOAL_US)}")
             out.append("")
+    # Per document in a pack: median_s / messages (each line says how many documents an iteration holds).
+    key = ("decode", "binary", "userinfo.pack")
+    if key in runs:
+        per = {}
+        for (peer, _), rec in runs[key].items():
+            if rec.get("messages", 1) > 1:
+                per.setdefault(peer, []).append(rec["median_s"] / rec["messages"])
+        if per:
+            out.append("**Per document in userinfo.pack** (binary decode, median over rounds): "
+                       + ", ".join(f"{NAMES.get(p, p)} {statistics.median(v) * 1e6:.2f} µs" for p, v in sorted(per.items())))
+            out.append("")
 
     rss_ok = None
     if rss:

@@ -109,4 +109,4 @@ for _ in 0..<iterations {
 }
 times.sort()
 let median = times.count % 2 == 1 ? times[times.count / 2] : (times[times.count / 2 - 1] + times[times.count / 2]) / 2
-print(#"{"peer":"foundation","op":"\#(op)","format":"\#(format)","file":"\#((file as NSString).lastPathComponent)","iters":\#(iterations),"bytes":\#(bytes.count),"median_s":\#(median),"min_s":\#(times.first!),"max_s":\#(times.last!),"out_bytes":\#(outBytes)}"#)
+print(#"{"peer":"foundation","op":"\#(op)","format":"\#(format)","file":"\#((file as NSString).lastPathComponent)","iters":\#(iterations),"messages":\#(inputs.count),"bytes":\#(bytes.count),"median_s":\#(median),"min_s":\#(times.first!),"max_s":\#(times.last!),"out_bytes":\#(outBytes)}"#)

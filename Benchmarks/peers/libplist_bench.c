@@ -91,8 +91,8 @@ int main(int argc, char **argv) {
     qsort(times, iterations, sizeof *times, compare);
     double median = iterations % 2 ? times[iterations / 2] : (times[iterations / 2 - 1] + times[iterations / 2]) / 2;
     const char *name = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
-    printf("{\"peer\":\"libplist\",\"op\":\"%s\",\"format\":\"%s\",\"file\":\"%s\",\"iters\":%d,\"bytes\":%ld,"
+    printf("{\"peer\":\"libplist\",\"op\":\"%s\",\"format\":\"%s\",\"file\":\"%s\",\"iters\":%d,\"messages\":%u,\"bytes\":%ld,"
            "\"median_s\":%.9g,\"min_s\":%.9g,\"max_s\":%.9g,\"out_bytes\":%ld}\n",
-           op, format, name, iterations, size, median, times[0], times[iterations - 1], out_bytes);
+           op, format, name, iterations, count, size, median, times[0], times[iterations - 1], out_bytes);
     return 0;
 }

@@ -44,5 +44,5 @@ for _ in range(iterations):
     del kept
 times.sort()
 print(json.dumps({"peer": "plistlib", "op": op, "format": fmt, "file": os.path.basename(path), "iters": iterations,
-                  "bytes": len(data), "median_s": statistics.median(times), "min_s": times[0], "max_s": times[-1],
+                  "messages": len(docs), "bytes": len(data), "median_s": statistics.median(times), "min_s": times[0], "max_s": times[-1],
                   "out_bytes": out_bytes}, separators=(",", ":")))

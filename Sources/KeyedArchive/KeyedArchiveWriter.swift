@@ -98,9 +98,9 @@ struct ArchiveBuilder {
         case .url(let url):
             return try encodeURL(url, depth: depth)
         case .array(let elements):
-            return try encodeArray(elements, depth: depth)
+            return try encodeList(elements, as: .array, depth: depth)
         case .set(let set):
-            return try encodeSet(set, depth: depth)
+            return try encodeList(try CanonicalOrder.setMembers(set), as: .set, depth: depth)
         case .dictionary(let dictionary):
             return try encodeDictionary(dictionary, depth: depth)
         }
@@ -109,30 +109,17 @@ struct ArchiveBuilder {
     // One function per container, so that the recursion's frames stay small
     // (in debug builds every case's locals would share one frame per level).
 
+    /// An NSArray, or an NSSet (members in canonical order): `NS.objects` only.
     @inline(never)
-    private mutating func encodeArray(_ elements: [UserInfoValue], depth: Int) throws(UserInfoError) -> UInt32 {
+    private mutating func encodeList(_ members: [UserInfoValue], as listClass: ArchiveClass, depth: Int) throws(UserInfoError) -> UInt32 {
         try enter(depth)
         let uid = append(.null)
-        var references: [PropertyListValue] = []
-        references.reserveCapacity(elements.count)
-        for (position, element) in elements.enumerated() {
-            do { references.append(.uid(try encode(element, depth: depth + 1))) } catch { throw error.inside(.index(position)) }
-        }
-        objects[Int(uid)] = .dictionary([Field.objects: .array(references), Field.class: .uid(classEntry(.array))])
-        return uid
-    }
-
-    @inline(never)
-    private mutating func encodeSet(_ set: UserInfoSet, depth: Int) throws(UserInfoError) -> UInt32 {
-        try enter(depth)
-        let uid = append(.null)
-        let members = try CanonicalOrder.setMembers(set)
         var references: [PropertyListValue] = []
         references.reserveCapacity(members.count)
         for (position, member) in members.enumerated() {
             do { references.append(.uid(try encode(member, depth: depth + 1))) } catch { throw error.inside(.index(position)) }
         }
-        objects[Int(uid)] = .dictionary([Field.objects: .array(references), Field.class: .uid(classEntry(.set))])
+        objects[Int(uid)] = .dictionary([Field.objects: .array(references), Field.class: .uid(classEntry(listClass))])
         return uid
     }
 

@@ -10,7 +10,8 @@
 // Reads FILE (untimed), runs one untimed warm-up iteration, then ITERS timed
 // iterations on the monotonic clock (one iteration = every document once; decoded
 // trees stay alive until the clock stops; encode serialises trees decoded
-// beforehand), and prints one JSON line.
+// beforehand), and prints one JSON line; "messages" is the number of documents
+// per iteration (a pack's count), so median_s / messages is the time per document.
 import FoundationEssentials
 import KeyedArchive
 import PropertyList
@@ -106,7 +107,8 @@ func main() throws {
     }
     let (op, format, file) = (arguments[1], arguments[2], arguments[3])
     let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))
-    let work = try iteration(op: op, format: format, documents: try documents(of: bytes))
+    let documents = try documents(of: bytes)
+    let work = try iteration(op: op, format: format, documents: documents)
     var warmUp: [Any] = []
     let outBytes = try work(&warmUp)
     warmUp = []
@@ -122,7 +124,7 @@ func main() throws {
     times.sort()
     let median = times.count % 2 == 1 ? times[times.count / 2] : (times[times.count / 2 - 1] + times[times.count / 2]) / 2
     let name = file.split(separator: "/").last.map(String.init) ?? file
-    print(#"{"peer":"activitycodec","op":"\#(op)","format":"\#(format)","file":"\#(name)","iters":\#(iterations),"bytes":\#(bytes.count),"median_s":\#(median),"min_s":\#(times.first!),"max_s":\#(times.last!),"out_bytes":\#(outBytes)}"#)
+    print(#"{"peer":"activitycodec","op":"\#(op)","format":"\#(format)","file":"\#(name)","iters":\#(iterations),"messages":\#(documents.count),"bytes":\#(bytes.count),"median_s":\#(median),"min_s":\#(times.first!),"max_s":\#(times.last!),"out_bytes":\#(outBytes)}"#)
 }
 
 do {
