@@ -40,7 +40,7 @@ if [ "$1" = "--merge" ]; then
   # Corpus/TARGET holds named seeds (make_seeds.py, regressions: kept as they are)
   # and the accumulated corpus (libFuzzer's 40-hex-digit names). The accumulated
   # part is re-minimised against the named seeds: an input is kept only if it adds
-  # coverage to them. Inputs over 16 KiB are not kept; the accumulated part of a
+  # coverage to them. Inputs over 8 KiB are not kept; the accumulated part of a
   # target may not pass 2 MiB (the merge fails: look at what grew).
   named=$(mktemp -d); previous=$(mktemp -d)
   for file in "$seeds"/*; do
@@ -48,7 +48,7 @@ if [ "$1" = "--merge" ]; then
     if [[ $(basename "$file") =~ ^[0-9a-f]{40}$ ]]; then mv "$file" "$previous/"; else cp "$file" "$named/"; fi
   done
   candidates=$(mktemp -d)
-  find "$previous" "$work" -maxdepth 1 -type f -size -16385c -exec cp {} "$candidates/" \;
+  find "$previous" "$work" -maxdepth 1 -type f -size -8193c -exec cp {} "$candidates/" \;
   SWIFT_BACKTRACE=enable=no LSAN_OPTIONS="suppressions=$here/lsan-suppressions.txt" \
     "$binary" "${common[@]}" -merge=1 "$named" "$candidates" 2>&1 | grep -E "MERGE-OUTER: [0-9]+ new files" || true
   for file in "$named"/*; do

@@ -30,15 +30,23 @@ package struct CivilTime: Sendable, Hashable {
         second = secondOfDay % 60
     }
 
-    /// Seconds since 2001-01-01T00:00:00Z of this civil time.
+    /// Seconds since 2001-01-01T00:00:00Z of this civil time (``isValid`` first:
+    /// a year outside ``computableYears`` would overflow).
     package var secondsSinceReference: Int64 {
         Self.days(fromCivil: year, month, day) * 86_400
             + Int64(hour * 3600 + minute * 60 + second) - Self.referenceOffset
     }
 
-    /// True when month and day name a real date and the time of day is valid (no leap seconds).
+    /// Years whose dates ``secondsSinceReference`` can compute without overflow;
+    /// far beyond the ±10¹⁵ seconds any property-list date may lie from 2001
+    /// (±31.7 million years), which callers check next.
+    package static let computableYears = -100_000_000...100_000_000
+
+    /// True when the year is in ``computableYears``, month and day name a real
+    /// date and the time of day is valid (no leap seconds). Check it before
+    /// ``secondsSinceReference``.
     package var isValid: Bool {
-        guard (1...12).contains(month), (0...23).contains(hour),
+        guard Self.computableYears.contains(year), (1...12).contains(month), (0...23).contains(hour),
               (0...59).contains(minute), (0...59).contains(second) else { return false }
         return (1...Self.daysIn(month: month, year: year)).contains(day)
     }

@@ -85,6 +85,8 @@ struct TypedJSONTests {
         (.invalidNumber, #"{"type":"real","value":"NaN"}"#),
         (.invalidNumber, #"{"type":"real","value":".5"}"#),
         (.invalidDate, #"{"type":"date","value":"2001-01-01 00:00:00Z"}"#),
+        (.invalidDate, #"{"type":"date","value":"2001002001001-01-01T00:00:00Z"}"#),
+        (.invalidDate, #"{"type":"date","value":"-9999999999999999-01-01T00:00:00Z"}"#),
         (.invalidDate, #"{"type":"date","value":"2001-02-30T00:00:00Z"}"#),
         (.invalidDate, #"{"type":"date","value":"2001-01-01T00:00:00+01:00"}"#),
         (.invalidDate, #"{"type":"date","value":"2001-01-01T00:00:00.50Z"}"#),

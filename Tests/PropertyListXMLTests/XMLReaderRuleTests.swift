@@ -156,6 +156,11 @@ struct XMLReaderRuleTests {
         (.invalidData, "<plist><data>AAF=</data></plist>"),
         (.invalidData, "<plist><data>A*==</data></plist>"),
         (.invalidDate, "<plist><date>2001-01-01 00:00:00Z</date></plist>"),
+        // A 13-digit year: the day count times 86,400 overflowed (found by the differential fuzzer).
+        (.invalidDate, "<plist><date>2001002001001-01-01T00:00:00Z</date></plist>"),
+        (.invalidDate, "<plist><date>9999999999999999-12-31T23:59:59Z</date></plist>"),
+        (.invalidDate, "<plist><date>-9999999999999999-01-01T00:00:00Z</date></plist>"),
+        (.invalidDate, "<plist><date>31700000-01-01T00:00:00Z</date></plist>"),
         (.invalidDate, "<plist><date>2001-02-29T00:00:00Z</date></plist>"),
         (.invalidDate, "<plist><date>2001-01-01T00:00:00+01:00</date></plist>"),
         (.invalidDate, "<plist><date>2001-01-01T00:00:00.5Z</date></plist>"),
