@@ -135,9 +135,9 @@ public struct ActivityPayload: Sendable, Hashable {
 extension PropertyListLimits {
     /// Decode limits for Handoff payloads, far tighter than for general
     /// property lists: 64 KiB of input, depth 32, 4,096 objects and members,
-    /// 8,192 values after expansion, strings and data up to 64 KiB.
-    /// See `Specs/payload.md`, "Decode limits".
+    /// strings and data up to 64 KiB, and an expanded size of at most 1 MiB
+    /// (whatever the input's size). See `Specs/payload.md`, "Decode limits".
     public static let payload = PropertyListLimits(
         maxInputBytes: 64 << 10, maxDepth: 32, maxObjects: 4096, maxCollectionCount: 4096,
-        maxStringBytes: 64 << 10, maxDataBytes: 64 << 10, maxMaterializedNodes: 8192)
+        maxStringBytes: 64 << 10, maxDataBytes: 64 << 10, maxExpandedBytes: 1 << 20, expansionFactor: 0)
 }

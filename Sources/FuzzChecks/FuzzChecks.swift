@@ -92,9 +92,9 @@ public enum FuzzOptions {
         case 0: return .default
         case 1: return .payload
         case 2: return PropertyListLimits(maxInputBytes: 1 << 16, maxDepth: 16, maxObjects: 256, maxCollectionCount: 64,
-                                          maxStringBytes: 256, maxDataBytes: 256, maxMaterializedNodes: 1024)
+                                          maxStringBytes: 256, maxDataBytes: 256, maxExpandedBytes: 1 << 16)
         default: return PropertyListLimits(maxInputBytes: 512, maxDepth: 3, maxObjects: 16, maxCollectionCount: 8,
-                                           maxStringBytes: 32, maxDataBytes: 32, maxMaterializedNodes: 32)
+                                           maxStringBytes: 32, maxDataBytes: 32, maxExpandedBytes: 1 << 10)
         }
     }
 

@@ -25,17 +25,21 @@ public struct KeyedArchiveReader: Sendable {
 
     /// Decodes a keyed archive given as a binary or XML property list.
     public func read(_ data: Data) throws(UserInfoError) -> UserInfoValue {
-        try unarchive(try PropertyListCodec.decode(data, limits: limits))
+        try unarchive(try PropertyListCodec.decode(data, limits: limits), inputBytes: data.count)
     }
 
     /// Decodes a keyed archive from its property-list value.
-    public func unarchive(_ archive: PropertyListValue) throws(UserInfoError) -> UserInfoValue {
+    ///
+    /// - Parameter inputBytes: the size of the bytes the archive was read from,
+    ///   which sets the expansion budget (Specs/value-model.md, "Expanded size");
+    ///   nil leaves only `limits.maxExpandedBytes`.
+    public func unarchive(_ archive: PropertyListValue, inputBytes: Int? = nil) throws(UserInfoError) -> UserInfoValue {
         do {
             try limits.validate()
         } catch {
             throw UserInfoError(error)
         }
-        var decoder = try ArchiveDecoder(archive, limits: limits)
+        var decoder = try ArchiveDecoder(archive, limits: limits, inputBytes: inputBytes)
         return try decoder.decodeRoot()
     }
 
@@ -55,7 +59,7 @@ struct ArchiveDecoder {
     private enum Slot {
         case unvisited
         case inProgress
-        case done(UserInfoValue?, nodes: Int, height: Int)
+        case done(Resolved)
     }
     private var slots: [Slot]
     private var referenced: [Bool]
@@ -73,9 +77,14 @@ struct ArchiveDecoder {
         }
     }
 
-    /// Checks the archive's top-level structure (Specs: "Archive").
-    init(_ archive: PropertyListValue, limits: PropertyListLimits) throws(UserInfoError) {
+    /// The largest expanded size the userInfo value may have (Specs/value-model.md, "Expanded size").
+    private let expansionBudget: Int
+
+    /// Checks the archive's top-level structure (Specs: "Archive"); `inputBytes`
+    /// (the archive's size, when known) sets the expansion budget.
+    init(_ archive: PropertyListValue, limits: PropertyListLimits, inputBytes: Int?) throws(UserInfoError) {
         self.limits = limits
+        self.expansionBudget = inputBytes.map { limits.expansionBudget(inputBytes: $0) } ?? limits.maxExpandedBytes
         guard case .dictionary(let top) = archive else {
             throw UserInfoError(.missingArchiveKey, "a keyed archive is a dictionary, not a \(archive.typeName)")
         }
@@ -142,11 +151,26 @@ struct ArchiveDecoder {
         return value
     }
 
-    /// A decoded object: its value (nil for the `$null` string), tree size and container height.
+    /// A decoded object: its value (nil for the `$null` string), its expanded
+    /// size at relative depth 0 and node count (``ExpandedSize``), and its
+    /// container height.
     private struct Resolved {
         var value: UserInfoValue?
+        var base: Int
         var nodes: Int
         var height: Int
+
+        /// A leaf: one node and its payload.
+        init(leaf value: UserInfoValue?) {
+            self.value = value
+            base = ExpandedSize.node(depth: 0, payload: value?.payloadBytes ?? 0)
+            nodes = value == nil ? 0 : 1
+            height = 0
+        }
+
+        init(value: UserInfoValue?, base: Int, nodes: Int, height: Int) {
+            (self.value, self.base, self.nodes, self.height) = (value, base, nodes, height)
+        }
     }
 
     /// What following a reference gave: a value now, or a container pushed on the stack.
@@ -165,13 +189,15 @@ struct ArchiveDecoder {
         /// Array and set: `NS.objects`. Dictionary: `NS.keys` then `NS.objects`. URL: `NS.base`, `NS.relative`.
         let references: [PropertyListValue]
         var position = 0
+        /// The container measured at relative depth 0 (itself; members one level down).
+        var base = ExpandedSize.node(depth: 0, payload: 0)
         var nodes = 1
         var height = 0
         var elements: [UserInfoValue] = []
         var set = UserInfoSet()
         var keys: [String] = []
         var dictionary = UserInfoDictionary()
-        var base: UserInfoURL?
+        var urlBase: UserInfoURL?
         var relative: String?
 
         /// The number of keys of a dictionary (half its references).
@@ -240,7 +266,8 @@ struct ArchiveDecoder {
         }
         var frame = stack.removeLast()
         let finished = try finish(&frame)
-        slots[frame.index] = .done(finished.value, nodes: finished.nodes, height: finished.height)
+        try checkExpansion(finished, depth: frame.depth - 1, frame.index)
+        slots[frame.index] = .done(finished)
         if stack.isEmpty { return finished }
         try deliver(finished)
         return nil
@@ -248,12 +275,16 @@ struct ArchiveDecoder {
 
     /// Hands a decoded member to the innermost container.
     private mutating func deliver(_ member: Resolved) throws(UserInfoError) {
-        try Self.deliver(member, into: &stack[stack.count - 1], limits: limits)
+        try Self.deliver(member, into: &stack[stack.count - 1])
+        let frame = stack[stack.count - 1]
+        try checkExpansion(Resolved(value: nil, base: frame.base, nodes: frame.nodes, height: 0), depth: frame.depth - 1, frame.index)
     }
 
-    private static func deliver(_ member: Resolved, into frame: inout Frame, limits: PropertyListLimits) throws(UserInfoError) {
-        func add(_ total: Int, _ more: Int, _ index: Int) throws(UserInfoError) -> Int {
-            try Self.add(total, more, index, limits: limits)
+    private static func deliver(_ member: Resolved, into frame: inout Frame) throws(UserInfoError) {
+        /// A member one level below the container.
+        func addMember(_ member: Resolved) {
+            frame.base = ExpandedSize.add(frame.base, ExpandedSize.placed(base: member.base, nodes: member.nodes, depth: 1))
+            frame.nodes = ExpandedSize.add(frame.nodes, member.nodes)
         }
         let field = frame.field
         switch frame.kind {
@@ -268,7 +299,7 @@ struct ArchiveDecoder {
                     throw UserInfoError(.duplicateSetMember, "the set holds this member twice", objectIndex: frame.index)
                 }
             }
-            frame.nodes = try add(frame.nodes, member.nodes, frame.index)
+            addMember(member)
         case .dictionary:
             if frame.position < frame.keyCount {
                 guard case .string(let key)? = member.value else {
@@ -283,17 +314,25 @@ struct ArchiveDecoder {
                 guard frame.dictionary.insertNew(value, forKey: key) else {
                     throw UserInfoError(.duplicateKey, "key \"\(key)\" appears more than once", objectIndex: frame.index)
                 }
-                frame.nodes = try add(frame.nodes, 1 &+ member.nodes, frame.index)
+                // The key, a node one level down, and the value.
+                frame.base = ExpandedSize.add(frame.base, ExpandedSize.node(depth: 1, payload: key.utf8.count))
+                frame.nodes = ExpandedSize.add(frame.nodes, 1)
+                addMember(member)
             }
         case .url:
             if frame.position == 0 {
-                if case .url(let base)? = member.value { frame.base = base }
+                if case .url(let base)? = member.value {
+                    frame.urlBase = base
+                    addMember(member)
+                }
             } else {
                 // missingField: NS.relative refers to a string, never nil.
                 guard case .string(let relative)? = member.value else {
                     throw UserInfoError(.missingField, "NS.relative is nil", objectIndex: frame.index)
                 }
                 frame.relative = relative
+                // The relative string is the URL's own payload, not a node.
+                frame.base = ExpandedSize.add(frame.base, relative.utf8.count)
             }
         }
         frame.height = max(frame.height, member.height)
@@ -304,7 +343,7 @@ struct ArchiveDecoder {
     private func finish(_ frame: inout Frame) throws(UserInfoError) -> Resolved {
         switch frame.kind {
         case .array:
-            return Resolved(value: .array(frame.elements), nodes: frame.nodes, height: frame.height + 1)
+            return Resolved(value: .array(frame.elements), base: frame.base, nodes: frame.nodes, height: frame.height + 1)
         case .set:
             // ambiguousSetMembers: no two members Foundation would merge.
             do { try FoundationIdentity.checkDistinct(frame.set.members) } catch {
@@ -312,16 +351,16 @@ struct ArchiveDecoder {
                 located.objectIndex = frame.index
                 throw located
             }
-            return Resolved(value: .set(frame.set), nodes: frame.nodes, height: frame.height + 1)
+            return Resolved(value: .set(frame.set), base: frame.base, nodes: frame.nodes, height: frame.height + 1)
         case .dictionary:
-            return Resolved(value: .dictionary(frame.dictionary), nodes: frame.nodes, height: frame.height + 1)
+            return Resolved(value: .dictionary(frame.dictionary), base: frame.base, nodes: frame.nodes, height: frame.height + 1)
         case .url:
-            let url = UserInfoURL(relative: frame.relative!, base: frame.base)
+            let url = UserInfoURL(relative: frame.relative!, base: frame.urlBase)
             // invalidURL: Foundation must be able to build the URL.
             guard URLSyntax.isValid(url) else {
                 throw UserInfoError(.invalidURL, "\"\(url.relative)\" is not a URL Foundation can parse", objectIndex: frame.index)
             }
-            return Resolved(value: .url(url), nodes: 1 + url.chainLength, height: frame.height + 1)
+            return Resolved(value: .url(url), base: frame.base, nodes: frame.nodes, height: frame.height + 1)
         }
     }
 
@@ -339,15 +378,16 @@ struct ArchiveDecoder {
             throw UserInfoError(.uidOutOfRange, "\(field) refers to object \(index), but there are \(objects.count)", objectIndex: owner)
         }
         referenced[index] = true
-        if index == 0 { return .value(Resolved(value: nil, nodes: 0, height: 0)) }
+        if index == 0 { return .value(Resolved(leaf: nil)) }
         switch slots[index] {
-        case .done(let value, let nodes, let height):
+        case .done(let resolved):
             // depthLimitExceeded: a shared object reused deeper than first decoded.
-            guard depthAbove + height <= limits.maxDepth else {
+            guard depthAbove + resolved.height <= limits.maxDepth else {
                 throw UserInfoError(.depthLimitExceeded, "objects nest deeper than \(limits.maxDepth)", objectIndex: index)
             }
-            try check(value, expectation, field, index)
-            return .value(Resolved(value: value, nodes: nodes, height: height))
+            try check(resolved.value, expectation, field, index)
+            try checkExpansion(resolved, depth: depthAbove, index)
+            return .value(resolved)
         case .inProgress:
             // cyclicReference
             throw UserInfoError(.cyclicReference, "object \(index) contains itself", objectIndex: index)
@@ -391,9 +431,11 @@ struct ArchiveDecoder {
             // unexpectedObjectType: NSKeyedArchiver writes no inline UID, date, array or null.
             throw UserInfoError(.unexpectedObjectType, "object \(index) is an inline \(other.typeName), which no userInfo value is archived as", objectIndex: index)
         }
-        slots[index] = .done(value, nodes: 1, height: 0)
+        let resolved = Resolved(leaf: value)
+        slots[index] = .done(resolved)
         try check(value, expectation, field, index)
-        return .value(Resolved(value: value, nodes: 1, height: 0))
+        try checkExpansion(resolved, depth: depthAbove, index)
+        return .value(resolved)
     }
 
     /// The expected type is checked at every reference, also for shared objects.
@@ -559,16 +601,11 @@ struct ArchiveDecoder {
         }
     }
 
-    private func add(_ total: Int, _ more: Int, _ index: Int) throws(UserInfoError) -> Int {
-        try Self.add(total, more, index, limits: limits)
-    }
-
-    private static func add(_ total: Int, _ more: Int, _ index: Int, limits: PropertyListLimits) throws(UserInfoError) -> Int {
-        // expansionLimitExceeded: shared references may not describe more values than the limit.
-        let (sum, overflow) = total.addingReportingOverflow(more)
-        guard !overflow, sum <= limits.maxMaterializedNodes else {
-            throw UserInfoError(.expansionLimitExceeded, "shared references expand to more than \(limits.maxMaterializedNodes) values", objectIndex: index)
+    /// Checks an object's expanded size where it is placed (`depth` containers above it).
+    private func checkExpansion(_ resolved: Resolved, depth: Int, _ index: Int) throws(UserInfoError) {
+        // expansionLimitExceeded: the value, expanded, may weigh at most the budget.
+        guard ExpandedSize.placed(base: resolved.base, nodes: resolved.nodes, depth: depth) <= expansionBudget else {
+            throw UserInfoError(.expansionLimitExceeded, "the value expands past \(expansionBudget) bytes (the budget for its input)", objectIndex: index)
         }
-        return sum
     }
 }

@@ -20,10 +20,14 @@ public import PropertyList
 public struct KeyedArchiveWriter: Sendable {
     /// Deepest nesting of containers written (the reader's default limit).
     public var maxDepth: Int
+    /// The largest expanded size of the userInfo value written (Specs/value-model.md, "Expanded size").
+    public var maxExpandedBytes: Int
 
     /// Creates a writer.
-    public init(maxDepth: Int = PropertyListLimits.default.maxDepth) {
+    public init(maxDepth: Int = PropertyListLimits.default.maxDepth,
+                maxExpandedBytes: Int = PropertyListLimits.default.maxExpandedBytes) {
         self.maxDepth = maxDepth
+        self.maxExpandedBytes = maxExpandedBytes
     }
 
     /// The archive as a property-list value, before serialisation.
@@ -34,11 +38,11 @@ public struct KeyedArchiveWriter: Sendable {
     ///   with the key path of the offending value.
     public func archive(_ value: UserInfoValue) throws(UserInfoError) -> PropertyListValue {
         do {
-            try PropertyListLimits.validate(maxDepth: maxDepth)
+            try PropertyListLimits(maxDepth: maxDepth, maxExpandedBytes: maxExpandedBytes).validate()
         } catch {
             throw UserInfoError(error)
         }
-        var builder = ArchiveBuilder(maxDepth: maxDepth)
+        var builder = ArchiveBuilder(maxDepth: maxDepth, maxExpandedBytes: maxExpandedBytes)
         let root = try builder.encode(value, depth: 0)
         return .dictionary([
             Field.archiver: .string(Field.archiverName),
@@ -62,17 +66,24 @@ struct ArchiveBuilder {
     private var shared: [PropertyListValue: UInt32] = [:]
     private var nullObject: UInt32?
 
-    init(maxDepth: Int) { self.maxDepth = maxDepth }
+    private var meter: ExpansionMeter
+
+    init(maxDepth: Int, maxExpandedBytes: Int) {
+        self.maxDepth = maxDepth
+        meter = ExpansionMeter(limit: maxExpandedBytes)
+    }
+
+    /// Charges one node of the userInfo value's expanded size.
+    private mutating func charge(depth: Int, payload: Int) throws(UserInfoError) {
+        do { try meter.charge(depth: depth, payload: payload) } catch { throw UserInfoError(error) }
+    }
 
     /// Encodes `value` (found at container depth `depth`) and returns its UID.
     mutating func encode(_ value: UserInfoValue, depth: Int) throws(UserInfoError) -> UInt32 {
+        try charge(depth: depth, payload: value.payloadBytes)
         switch value {
         case .string(let string):
-            // reservedString: NSKeyedUnarchiver reads the string "$null" back as nil.
-            guard !ExactString.equal(string, Field.nullObject) else {
-                throw UserInfoError(.reservedString, "the string \"$null\" cannot be archived: NSKeyedUnarchiver reads it back as nil")
-            }
-            return inline(.string(string))
+            return try encodeString(string)
         case .number(.integer(let integer)): return inline(.integer(integer))
         case .number(.real(let real)): return inline(.real(real))
         case .number(.bool(let flag)): return inline(.bool(flag))
@@ -144,6 +155,15 @@ struct ArchiveBuilder {
         return uid
     }
 
+    /// A string object (a value, a key, a URL's relative string).
+    private mutating func encodeString(_ string: String) throws(UserInfoError) -> UInt32 {
+        // reservedString: NSKeyedUnarchiver reads the string "$null" back as nil.
+        guard !ExactString.equal(string, Field.nullObject) else {
+            throw UserInfoError(.reservedString, "the string \"$null\" cannot be archived: NSKeyedUnarchiver reads it back as nil")
+        }
+        return inline(.string(string))
+    }
+
     /// NSURL encodes its base first, then its relative string.
     private mutating func encodeURL(_ url: UserInfoURL, depth: Int) throws(UserInfoError) -> UInt32 {
         // invalidURL: only strings Foundation can parse as URLs.
@@ -152,8 +172,13 @@ struct ArchiveBuilder {
         }
         try enter(depth)
         let uid = append(.null)
-        let base: UInt32 = try url.base.map { (base) throws(UserInfoError) in try encodeURL(base, depth: depth + 1) } ?? 0
-        let relative = try encode(.string(url.relative), depth: depth + 1)
+        var base: UInt32 = 0
+        if let baseURL = url.base {
+            // The base is a node of its own; the relative string is the URL's payload.
+            try charge(depth: depth + 1, payload: baseURL.relative.utf8.count)
+            base = try encodeURL(baseURL, depth: depth + 1)
+        }
+        let relative = try encodeString(url.relative)
         objects[Int(uid)] = .dictionary([Field.base: .uid(base), Field.relative: .uid(relative), Field.class: .uid(classEntry(.url))])
         return uid
     }

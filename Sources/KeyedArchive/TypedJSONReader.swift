@@ -14,14 +14,14 @@ public struct TypedJSONReader: Sendable {
 
     /// Reads a userInfo value (`uid` is refused: it is not a userInfo type).
     public func readUserInfo(_ data: Data) throws(UserInfoError) -> UserInfoValue {
-        var converter = TypedJSONConverter(limits: limits)
+        var converter = TypedJSONConverter(limits: limits, inputBytes: data.count)
         return try converter.userInfo(try parse(data), depth: 0)
     }
 
     /// Reads a property-list value (`null`, `set`, `uuid` and `url` are refused:
     /// they are not property-list types; `uid` is accepted).
     public func readPropertyList(_ data: Data) throws(UserInfoError) -> PropertyListValue {
-        var converter = TypedJSONConverter(limits: limits)
+        var converter = TypedJSONConverter(limits: limits, inputBytes: data.count)
         return try converter.propertyList(try parse(data), depth: 0)
     }
 
@@ -64,9 +64,14 @@ extension UserInfoError.Code {
 /// Converts parsed JSON nodes to values.
 struct TypedJSONConverter {
     let limits: PropertyListLimits
-    private var nodes = 0
+    /// The expanded size converted so far, and what it may reach (Specs/value-model.md, "Expanded size").
+    private var expandedSize = 0
+    private let expansionBudget: Int
 
-    init(limits: PropertyListLimits) { self.limits = limits }
+    init(limits: PropertyListLimits, inputBytes: Int) {
+        self.limits = limits
+        self.expansionBudget = limits.expansionBudget(inputBytes: inputBytes)
+    }
 
     private func error(_ code: UserInfoError.Code, _ reason: String, _ node: StrictJSON.Node) -> UserInfoError {
         UserInfoError(code, reason, location: .lineColumn(line: node.position.line, column: node.position.column))
@@ -105,11 +110,12 @@ struct TypedJSONConverter {
         return text
     }
 
-    private mutating func count(_ node: StrictJSON.Node) throws(UserInfoError) {
-        nodes += 1
-        // expansionLimitExceeded: typed JSON has no sharing, but the node bound still holds.
-        guard nodes <= limits.maxMaterializedNodes else {
-            throw error(.expansionLimitExceeded, "more than \(limits.maxMaterializedNodes) values", node)
+    /// Adds to the expanded size: each node as it is met (8 + its depth), its payload once read.
+    private mutating func charge(_ bytes: Int, _ node: StrictJSON.Node) throws(UserInfoError) {
+        expandedSize = ExpandedSize.add(expandedSize, bytes)
+        // expansionLimitExceeded: typed JSON has no sharing, but the same budget holds.
+        guard expandedSize <= expansionBudget else {
+            throw error(.expansionLimitExceeded, "the value expands past \(expansionBudget) bytes (the budget for its input)", node)
         }
     }
 
@@ -187,14 +193,17 @@ struct TypedJSONConverter {
     // share one large frame per level).
 
     mutating func userInfo(_ node: StrictJSON.Node, depth: Int) throws(UserInfoError) -> UserInfoValue {
-        try count(node)
+        try charge(ExpandedSize.node(depth: depth, payload: 0), node)
         let (type, fields) = try fields(of: node)
         switch type {
         case "array": return .array(try userInfoArray(node, fields, depth: depth))
         case "set": return .set(try userInfoSet(node, fields, depth: depth))
         case "dict": return .dictionary(try userInfoDictionary(node, fields, depth: depth))
         case "url": return .url(try url(node, fields, depth: depth))
-        default: return try userInfoLeaf(type, fields, node)
+        default:
+            let leaf = try userInfoLeaf(type, fields, node)
+            try charge(leaf.payloadBytes, node)
+            return leaf
         }
     }
 
@@ -273,6 +282,7 @@ struct TypedJSONConverter {
         let entries = try members(fields["value"]!)
         var dictionary = UserInfoDictionary(minimumCapacity: entries.count)
         for (key, member) in entries {
+            try charge(ExpandedSize.node(depth: depth + 1, payload: key.utf8.count), member)
             let value: UserInfoValue
             do { value = try userInfo(member, depth: depth + 1) } catch { throw error.inside(.key(key)) }
             // duplicateKey: canonically equivalent keys, which JSON keeps apart, are one key here.
@@ -287,6 +297,7 @@ struct TypedJSONConverter {
         try expectFields(fields, ["relative", "base"], type: "url", node)
         try checkDepth(depth, node)
         let relative = try stringField(fields["relative"]!, type: "url")
+        try charge(relative.utf8.count, node)
         var url = UserInfoURL(relative: relative)
         let baseNode = fields["base"]!
         if case .null = baseNode {} else {
@@ -294,7 +305,7 @@ struct TypedJSONConverter {
             guard baseType == "url" else {
                 throw error(.wrongFieldType, "the base of a url is a url or null, not a \(baseType)", baseNode)
             }
-            try count(baseNode)
+            try charge(ExpandedSize.node(depth: depth + 1, payload: 0), baseNode)
             url.base = try self.url(baseNode, baseFields, depth: depth + 1)
         }
         // invalidURL
@@ -305,12 +316,15 @@ struct TypedJSONConverter {
     }
 
     mutating func propertyList(_ node: StrictJSON.Node, depth: Int) throws(UserInfoError) -> PropertyListValue {
-        try count(node)
+        try charge(ExpandedSize.node(depth: depth, payload: 0), node)
         let (type, fields) = try fields(of: node)
         switch type {
         case "array": return .array(try propertyListArray(node, fields, depth: depth))
         case "dict": return .dictionary(try propertyListDictionary(node, fields, depth: depth))
-        default: return try propertyListLeaf(type, fields, node)
+        default:
+            let leaf = try propertyListLeaf(type, fields, node)
+            try charge(leaf.payloadBytes, node)
+            return leaf
         }
     }
 
@@ -353,6 +367,7 @@ struct TypedJSONConverter {
         let entries = try members(fields["value"]!)
         var dictionary = PropertyListDictionary(minimumCapacity: entries.count)
         for (key, member) in entries {
+            try charge(ExpandedSize.node(depth: depth + 1, payload: key.utf8.count), member)
             let value: PropertyListValue
             do { value = try propertyList(member, depth: depth + 1) } catch { throw error.inside(.key(key)) }
             guard dictionary.insertNew(value, forKey: key) else {

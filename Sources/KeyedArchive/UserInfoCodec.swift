@@ -52,7 +52,7 @@ public struct UserInfoCodec: Sendable {
     public func decodeDetectingProfile(_ data: Data) throws(UserInfoError) -> (value: UserInfoValue, profile: UserInfoProfile) {
         let plist = try PropertyListCodec.decode(data, limits: limits)
         if KeyedArchiveReader.isArchive(plist) {
-            return (try KeyedArchiveReader(limits: limits).unarchive(plist), .keyedArchive)
+            return (try KeyedArchiveReader(limits: limits).unarchive(plist, inputBytes: data.count), .keyedArchive)
         }
         return (try PlainProfile.userInfo(from: plist), .plain)
     }

@@ -147,6 +147,19 @@ extension UserInfoValue {
         return elements[index]
     }
 
+    /// The payload of a node in the expanded size (``ExpandedSize``): a string's
+    /// UTF-8 bytes, data's bytes, 16 for a UUID, a URL's relative string in
+    /// UTF-8 (its base is a node of its own), 0 otherwise.
+    package var payloadBytes: Int {
+        switch self {
+        case .string(let string): return string.utf8.count
+        case .data(let data): return data.count
+        case .uuid: return 16
+        case .url(let url): return url.relative.utf8.count
+        default: return 0
+        }
+    }
+
     /// The type's name in specs, errors and typed JSON: `array`, `data`, `date`,
     /// `dict`, `null`, `integer`, `real`, `bool`, `set`, `string`, `uuid`, `url`.
     public var typeName: String {

@@ -1,4 +1,9 @@
 public import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Reads binary property lists (`bplist00`) strictly.
 ///
@@ -124,6 +129,11 @@ internal struct BinaryInput {
     let topObject: Int
     /// Where the offset table starts; also the end of the object area.
     let tableOffset: Int
+    /// The largest expanded size the document may have (Specs/value-model.md,
+    /// "Expanded size"), at most ``maxExpandedSize`` so that node counts pack.
+    let expansionBudget: Int
+    /// The packed shapes hold node counts in 52 bits; every node weighs 8 or more.
+    static let maxExpandedSize = (1 << 52) - 1
 
     /// Parses and checks the header, trailer and offset table (Specs: "Trailer").
     init(_ bytes: UnsafeRawBufferPointer, limits: PropertyListLimits) throws(PropertyListError) {
@@ -202,6 +212,7 @@ internal struct BinaryInput {
         self.objectCount = Int(rawCount)
         self.topObject = Int(rawTop)
         self.tableOffset = Int(rawTable)
+        self.expansionBudget = min(limits.expansionBudget(inputBytes: bytes.count), Self.maxExpandedSize)
     }
 
     /// Decodes a non-container object at `start`; returns it and the offset after it.
@@ -396,14 +407,13 @@ internal struct BinaryInput {
         }
     }
 
+    /// Checks an object's expanded size where it is placed: `base + nodes × depth`.
     @inline(__always)
-    func addNodes(_ total: Int, _ more: Int, at start: Int) throws(PropertyListError) -> Int {
-        // expansionLimitExceeded: shared references may not describe more nodes than the limit.
-        let (sum, overflow) = total.addingReportingOverflow(more)
-        guard !overflow, sum <= limits.maxMaterializedNodes else {
-            throw PropertyListError(.expansionLimitExceeded, "shared references expand to more than \(limits.maxMaterializedNodes) values", at: .byteOffset(start))
+    func checkExpansion(base: Int, nodes: Int, depth: Int, at start: Int) throws(PropertyListError) {
+        // expansionLimitExceeded: the value, expanded, may weigh at most the budget.
+        guard ExpandedSize.placed(base: base, nodes: nodes, depth: depth) <= expansionBudget else {
+            throw PropertyListError(.expansionLimitExceeded, "the value expands past \(expansionBudget) bytes (the budget for \(bytes.count) input bytes)", at: .byteOffset(start))
         }
-        return sum
     }
 
     /// Reads the count in the marker's low nibble, or the extended count that
@@ -519,41 +529,43 @@ internal struct BinaryInput {
 /// The decoding state for one input: what is known about each object, and
 /// the decoded values, filled in one recursive pass.
 ///
-/// The two per-object tables are raw memory the decoder owns (allocated when
-/// it is created, released by `deinit`; the decoder cannot be copied), so that
-/// recording an object's state and value is a plain store: as arrays, each of
-/// the three writes per object checked the buffer's uniqueness and bounds.
-/// Every index into them is an object number below the count, which
+/// The per-object tables are raw memory the decoder owns (released by
+/// `deinit`; the decoder cannot be copied), so that recording an object's
+/// state and value is a plain store. They are sized by the object count the
+/// trailer declares, which the offset table bounds by the file's bytes, but
+/// they cost memory only for the objects actually reached: the shapes and
+/// sizes are zero-filled by `calloc` (untouched pages are never committed) and
+/// a value slot is initialised only when its object is decoded (Specs/value-model.md,
+/// "Memory"). Every index into them is an object number below the count, which
 /// `BinaryInput.reference(at:)` and the loops over `0..<objectCount` ensure.
 internal struct BinaryPropertyListDecoder: ~Copyable {
     private let input: BinaryInput
 
     /// What is known about each object, by index, kept apart from the values
-    /// so that checking a state never copies a value.
-    /// Packed in eight bytes (state: 2 bits, height: 20, nodes: 42), a third of
-    /// an unpacked struct: this table is as long as the file has objects.
+    /// so that checking a state never copies a value. Packed in eight bytes
+    /// (state: 2 bits, height: 10, nodes: 52); all zero is an unvisited object.
     private struct Shape {
         enum State: UInt64 { case unvisited, inProgress, done }
-        static let maxHeight = (1 << 20) - 1
-        static let maxNodes = (1 << 42) - 1
         private var bits: UInt64 = 0
 
-        init() {}
         init(state: State, height: Int, nodes: Int) {
-            bits = state.rawValue | UInt64(height) << 2 | UInt64(nodes) << 22
+            bits = state.rawValue | UInt64(height) << 2 | UInt64(nodes) << 12
         }
         var state: State {
             get { State(rawValue: bits & 3)! }
             set { bits = bits & ~3 | newValue.rawValue }
         }
-        /// Container height (0 for scalars), once done.
-        var height: Int { Int(truncatingIfNeeded: bits >> 2 & UInt64(Self.maxHeight)) }
-        /// Tree nodes the object stands for, once done.
-        var nodes: Int { Int(truncatingIfNeeded: bits >> 22) }
+        /// Container height (0 for scalars), once done; at most maxSupportedDepth.
+        var height: Int { Int(truncatingIfNeeded: bits >> 2 & 0x3FF) }
+        /// Nodes of the expanded tree the object stands for, once done.
+        var nodes: Int { Int(truncatingIfNeeded: bits >> 12) }
     }
-    private let shapes: UnsafeMutableBufferPointer<Shape>
-    /// Each object's value, once its shape is done (`.null` before).
-    private let values: UnsafeMutableBufferPointer<PropertyListValue>
+    /// One shape per object (zero-filled: unvisited).
+    private let shapes: UnsafeMutablePointer<Shape>
+    /// Each object's expanded size at relative depth 0, once done (zero-filled).
+    private let sizes: UnsafeMutablePointer<Int>
+    /// Each object's value, initialised when its shape is done (never before).
+    private let values: UnsafeMutablePointer<PropertyListValue>
     private var decodedCount = 0
     /// Recently decoded dictionary keys (see `decodeKey`); allocated on first use.
     private var recentKeys: [RecentKey] = []
@@ -565,25 +577,37 @@ internal struct BinaryPropertyListDecoder: ~Copyable {
         var hash: Int?
     }
 
+    /// A decoded object: its value, and its expanded size at relative depth 0
+    /// (`base`), node count and container height, from which its size where it
+    /// is placed follows (``ExpandedSize``).
+    private typealias Decoded = (value: PropertyListValue, base: Int, nodes: Int, height: Int)
+
     /// Checks the header, trailer and offset table (Specs: "Trailer") and
     /// prepares one slot per object.
     init(_ bytes: UnsafeRawBufferPointer, limits: PropertyListLimits) throws(PropertyListError) {
-        // Node counts fit a packed Shape: a larger limit acts as its maximum (heights
-        // fit: maxDepth was validated to be at most maxSupportedDepth).
-        var limits = limits
-        limits.maxMaterializedNodes = min(limits.maxMaterializedNodes, Shape.maxNodes)
         input = try BinaryInput(bytes, limits: limits)
-        // The table check bounds the object count by the file size.
-        shapes = .allocate(capacity: input.objectCount)
-        shapes.initialize(repeating: Shape())
-        values = .allocate(capacity: input.objectCount)
-        values.initialize(repeating: .null)
+        // The table check bounds the object count by the file size; calloc
+        // commits the memory only as objects are reached.
+        let count = max(input.objectCount, 1)
+        guard let shapeMemory = calloc(count, MemoryLayout<Shape>.stride),
+              let sizeMemory = calloc(count, MemoryLayout<Int>.stride) else {
+            preconditionFailure("out of memory for \(count) objects")
+        }
+        shapes = shapeMemory.bindMemory(to: Shape.self, capacity: count)
+        sizes = sizeMemory.bindMemory(to: Int.self, capacity: count)
+        values = .allocate(capacity: count)
     }
 
     deinit {
-        values.deinitialize()
+        // Only decoded objects hold a value.
+        if decodedCount > 0 {
+            for index in 0..<input.objectCount where shapes[index].state == .done {
+                (values + index).deinitialize(count: 1)
+            }
+        }
         values.deallocate()
-        shapes.deallocate()
+        free(sizes)
+        free(shapes)
     }
 
     /// Decodes the top object and checks that every object was used.
@@ -593,7 +617,7 @@ internal struct BinaryPropertyListDecoder: ~Copyable {
         guard first == BinaryFormat.headerSize else {
             throw PropertyListError(.unaccountedBytes, "first object starts at \(first), not right after the header", at: .byteOffset(BinaryFormat.headerSize))
         }
-        let (value, _, _) = try decodeObject(input.topObject, depth: 0)
+        let top = try decodeObject(input.topObject, depth: 0)
         // Unreferenced objects are accepted, because CoreFoundation writes them
         // (one object per repeated boolean, only the first referenced), but each
         // is decoded and checked like any other, so every byte is still a valid object.
@@ -602,22 +626,26 @@ internal struct BinaryPropertyListDecoder: ~Copyable {
                 if shapes[index].state == .unvisited { _ = try decodeObject(index, depth: 0) }
             }
         }
-        return value
+        return top.value
     }
 
     // MARK: Objects
 
-    /// Decodes object `index` found at container depth `depth` (0 for the top object).
-    /// Returns the value, the number of tree nodes it stands for, and its container height.
-    private mutating func decodeObject(_ index: Int, depth: Int) throws(PropertyListError) -> (PropertyListValue, nodes: Int, height: Int) {
+    /// Decodes object `index` found at container depth `depth` (0 for the top
+    /// object): its value, expanded size, node count and container height.
+    /// A shared object is decoded once and charged its expanded size again at
+    /// every place it is used.
+    private mutating func decodeObject(_ index: Int, depth: Int) throws(PropertyListError) -> Decoded {
         switch shapes[index].state {
         case .done:
             let shape = shapes[index]
+            let offset = (try? input.objectOffset(index)) ?? 0
             // depthLimitExceeded: a shared container reused deeper than where it was first decoded.
             guard depth + shape.height <= input.limits.maxDepth else {
-                throw PropertyListError(.depthLimitExceeded, "containers nest deeper than \(input.limits.maxDepth)", at: .byteOffset((try? input.objectOffset(index)) ?? 0))
+                throw PropertyListError(.depthLimitExceeded, "containers nest deeper than \(input.limits.maxDepth)", at: .byteOffset(offset))
             }
-            return (values[index], shape.nodes, shape.height)
+            try input.checkExpansion(base: sizes[index], nodes: shape.nodes, depth: depth, at: offset)
+            return (values[index], sizes[index], shape.nodes, shape.height)
         case .inProgress:
             throw PropertyListError(.cyclicReference, "object \(index) contains itself", at: .byteOffset((try? input.objectOffset(index)) ?? 0))
         case .unvisited:
@@ -626,7 +654,7 @@ internal struct BinaryPropertyListDecoder: ~Copyable {
         shapes[index].state = .inProgress
         let start = try input.objectOffset(index)
         let marker = input.bytes[start]
-        let result: (PropertyListValue, nodes: Int, height: Int)
+        let result: Decoded
         let end: Int
         switch marker & 0xF0 {
         case 0xA0:
@@ -636,8 +664,9 @@ internal struct BinaryPropertyListDecoder: ~Copyable {
         default:
             let scalar: PropertyListValue
             (scalar, end) = try input.decodeScalar(at: start)
-            result = (scalar, 1, 0)
+            result = (scalar, ExpandedSize.node(depth: 0, payload: scalar.payloadBytes), 1, 0)
         }
+        try input.checkExpansion(base: result.base, nodes: result.nodes, depth: depth, at: start)
         // unaccountedBytes: each object ends exactly where the next one (or the table) starts.
         let nextStart = index + 1 < input.objectCount ? try input.objectOffset(index + 1) : input.tableOffset
         guard end == nextStart else {
@@ -645,7 +674,8 @@ internal struct BinaryPropertyListDecoder: ~Copyable {
                 ? "\(nextStart - end) bytes after object \(index) belong to no object"
                 : "object \(index) overlaps the next object or is out of table order", at: .byteOffset(end))
         }
-        values[index] = result.0
+        (values + index).initialize(to: result.value)
+        sizes[index] = result.base
         shapes[index] = Shape(state: .done, height: result.height, nodes: result.nodes)
         decodedCount += 1
         return result
@@ -653,32 +683,36 @@ internal struct BinaryPropertyListDecoder: ~Copyable {
 
 
     /// Decodes an array (0xAn) entered at container depth `depth`.
-    private mutating func decodeArray(at start: Int, depth: Int) throws(PropertyListError) -> ((PropertyListValue, nodes: Int, height: Int), end: Int) {
+    private mutating func decodeArray(at start: Int, depth: Int) throws(PropertyListError) -> (Decoded, end: Int) {
         try input.checkDepth(depth, at: start)
         let (count, refs) = try input.readCount(at: start)
         try input.checkCollectionCount(count, at: start)
         try input.needReferences(count, at: refs, for: start)
         var elements: [PropertyListValue] = []
         elements.reserveCapacity(count)
+        // The array measured at relative depth 0: itself, then each member one level down.
+        var base = ExpandedSize.node(depth: 0, payload: 0)
         var nodes = 1
         var height = 0
         for position in 0..<count {
             let child = try input.reference(at: refs + position * input.referenceSize)
-            let element: PropertyListValue, childNodes: Int, childHeight: Int
+            let member: Decoded
             do {
-                (element, childNodes, childHeight) = try decodeObject(child, depth: depth)
+                member = try decodeObject(child, depth: depth)
             } catch {
                 throw error.inside(.index(position))
             }
-            elements.append(element)
-            nodes = try input.addNodes(nodes, childNodes, at: start)
-            height = max(height, childHeight)
+            elements.append(member.value)
+            base = ExpandedSize.add(base, ExpandedSize.placed(base: member.base, nodes: member.nodes, depth: 1))
+            nodes = ExpandedSize.add(nodes, member.nodes)
+            try input.checkExpansion(base: base, nodes: nodes, depth: depth - 1, at: start)
+            height = max(height, member.height)
         }
-        return ((.array(elements), nodes, height + 1), refs + count * input.referenceSize)
+        return ((.array(elements), base, nodes, height + 1), refs + count * input.referenceSize)
     }
 
     /// Decodes a dictionary (0xDn) entered at container depth `depth`.
-    private mutating func decodeDictionary(at start: Int, depth: Int) throws(PropertyListError) -> ((PropertyListValue, nodes: Int, height: Int), end: Int) {
+    private mutating func decodeDictionary(at start: Int, depth: Int) throws(PropertyListError) -> (Decoded, end: Int) {
         try input.checkDepth(depth, at: start)
         let (count, keyRefs) = try input.readCount(at: start)
         try input.checkCollectionCount(count, at: start)
@@ -686,26 +720,31 @@ internal struct BinaryPropertyListDecoder: ~Copyable {
         let valueRefs = keyRefs + count * input.referenceSize
         try input.needReferences(count, at: valueRefs, for: start)
         var dictionary = PropertyListDictionary(minimumCapacity: count)
+        var base = ExpandedSize.node(depth: 0, payload: 0)
         var nodes = 1
         var height = 0
         for position in 0..<count {
             let keyIndex = try input.reference(at: keyRefs + position * input.referenceSize)
             let (key, keyHash) = try decodeKey(keyIndex, hashed: dictionary.isIndexed)
             let valueIndex = try input.reference(at: valueRefs + position * input.referenceSize)
-            let value: PropertyListValue, childNodes: Int, childHeight: Int
+            let member: Decoded
             do {
-                (value, childNodes, childHeight) = try decodeObject(valueIndex, depth: depth)
+                member = try decodeObject(valueIndex, depth: depth)
             } catch {
                 throw error.inside(.key(key))
             }
             // duplicateKey: each key once (canonically equivalent spellings count as one).
-            guard dictionary.insertNew(value, forKey: key, hashValue: keyHash) else {
+            guard dictionary.insertNew(member.value, forKey: key, hashValue: keyHash) else {
                 throw PropertyListError(.duplicateKey, "key \"\(key)\" appears more than once", at: .byteOffset(keyRefs + position * input.referenceSize))
             }
-            nodes = try input.addNodes(nodes, 1 &+ childNodes, at: start)
-            height = max(height, childHeight)
+            // The key and the value, each a node one level down.
+            base = ExpandedSize.add(base, ExpandedSize.node(depth: 1, payload: key.utf8.count))
+            base = ExpandedSize.add(base, ExpandedSize.placed(base: member.base, nodes: member.nodes, depth: 1))
+            nodes = ExpandedSize.add(nodes, 1 &+ member.nodes)
+            try input.checkExpansion(base: base, nodes: nodes, depth: depth - 1, at: start)
+            height = max(height, member.height)
         }
-        return ((.dictionary(dictionary), nodes, height + 1), valueRefs + count * input.referenceSize)
+        return ((.dictionary(dictionary), base, nodes, height + 1), valueRefs + count * input.referenceSize)
     }
 
     /// Decodes object `index` as a dictionary key; with `hashed`, also
@@ -732,8 +771,8 @@ internal struct BinaryPropertyListDecoder: ~Copyable {
         guard kind == BinaryFormat.Marker.asciiString || kind == BinaryFormat.Marker.utf16String else {
             throw PropertyListError(.nonStringKey, "dictionary key is not a string (marker 0x\(BinaryInput.hex(input.bytes[offset])))", at: .byteOffset(offset))
         }
-        let (value, _, _) = try decodeObject(index, depth: 0)
-        guard case .string(let key) = value else { preconditionFailure("string marker decoded to \(value.typeName)") }
+        let decoded = try decodeObject(index, depth: 0)
+        guard case .string(let key) = decoded.value else { preconditionFailure("string marker decoded to \(decoded.value.typeName)") }
         let hash = hashed ? key.hashValue : nil
         // Small documents are decoded without the cache: it would cost more to
         // set up than the few repeated keys they can have save.

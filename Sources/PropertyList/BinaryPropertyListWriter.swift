@@ -17,24 +17,29 @@ public struct BinaryPropertyListWriter: Sendable {
     /// Deepest container nesting the writer accepts (the reader's default limit),
     /// so it never writes what ``BinaryPropertyListReader`` would refuse.
     public var maxDepth: Int
+    /// The largest expanded size written (Specs/value-model.md, "Expanded size").
+    public var maxExpandedBytes: Int
 
     /// Creates a writer.
-    public init(maxDepth: Int = PropertyListLimits.default.maxDepth) {
+    public init(maxDepth: Int = PropertyListLimits.default.maxDepth,
+                maxExpandedBytes: Int = PropertyListLimits.default.maxExpandedBytes) {
         self.maxDepth = maxDepth
+        self.maxExpandedBytes = maxExpandedBytes
     }
 
     /// Encodes `value` as a binary property list.
     ///
     /// - Throws: ``PropertyListError`` with ``PropertyListError/Code/invalidDate``
-    ///   for a NaN or infinite date, or ``PropertyListError/Code/depthLimitExceeded``.
+    ///   for a NaN or infinite date, ``PropertyListError/Code/depthLimitExceeded``
+    ///   or ``PropertyListError/Code/expansionLimitExceeded``.
     public func write(_ value: PropertyListValue) throws(PropertyListError) -> Data {
         Data(try writeBytes(value))
     }
 
     /// Encodes `value` as a binary property list into a byte array.
     public func writeBytes(_ value: PropertyListValue) throws(PropertyListError) -> [UInt8] {
-        try PropertyListLimits.validate(maxDepth: maxDepth)
-        var flattener = BinaryPropertyListFlattener(maxDepth: maxDepth)
+        try PropertyListLimits(maxDepth: maxDepth, maxExpandedBytes: maxExpandedBytes).validate()
+        var flattener = BinaryPropertyListFlattener(maxDepth: maxDepth, maxExpandedBytes: maxExpandedBytes)
         _ = try flattener.flatten(value, depth: 0)
         return flattener.serialize()
     }
@@ -53,16 +58,21 @@ internal struct BinaryPropertyListFlattener: ~Copyable {
     }
 
     private let maxDepth: Int
+    private var meter: ExpansionMeter
     private var entries: [Entry] = []
     private var references: [Int] = []
     /// The encoded scalar objects, back to back, each distinct one once.
     private var scalars = ByteSink(capacity: 256)
     private var uniqued = ScalarNumbers()
 
-    init(maxDepth: Int) { self.maxDepth = maxDepth }
+    init(maxDepth: Int, maxExpandedBytes: Int) {
+        self.maxDepth = maxDepth
+        meter = ExpansionMeter(limit: maxExpandedBytes)
+    }
 
     /// Numbers `value` and everything under it in pre-order; returns its object number.
     mutating func flatten(_ value: PropertyListValue, depth: Int) throws(PropertyListError) -> Int {
+        try meter.charge(depth: depth, payload: value.payloadBytes)
         switch value {
         case .array(let elements):
             try enter(depth)
@@ -87,7 +97,9 @@ internal struct BinaryPropertyListFlattener: ~Copyable {
             references.append(contentsOf: repeatElement(0, count: 2 * count))
             let order = dictionary.writerOrder
             for (position, entry) in order.enumerated() {
-                references[start + position] = unique(.string(dictionary[entry].key))
+                let key = dictionary[entry].key
+                try meter.charge(depth: depth + 1, payload: key.utf8.count)
+                references[start + position] = unique(.string(key))
             }
             for (position, entry) in order.enumerated() {
                 let (key, value) = dictionary[entry]

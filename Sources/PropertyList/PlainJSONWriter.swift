@@ -10,17 +10,25 @@ public import FoundationEssentials
 /// (integers in decimal, reals in the shortest form that reads back equal).
 /// See `Specs/plain-json.md`.
 public struct PlainJSONWriter: Sendable {
+    /// The largest expanded size written (Specs/value-model.md, "Expanded size").
+    public var maxExpandedBytes: Int
+
     /// Creates a writer.
-    public init() {}
+    public init(maxExpandedBytes: Int = PropertyListLimits.default.maxExpandedBytes) {
+        self.maxExpandedBytes = maxExpandedBytes
+    }
 
     /// Encodes `value` as UTF-8 JSON text.
     public func write(_ value: PropertyListValue) throws(PropertyListError) -> Data {
+        try PropertyListLimits(maxExpandedBytes: maxExpandedBytes).validate()
+        var meter = ExpansionMeter(limit: maxExpandedBytes)
         var out = ""
-        try append(value, to: &out)
+        try append(value, depth: 0, meter: &meter, to: &out)
         return Data(out.utf8)
     }
 
-    private func append(_ value: PropertyListValue, to out: inout String) throws(PropertyListError) {
+    private func append(_ value: PropertyListValue, depth: Int, meter: inout ExpansionMeter, to out: inout String) throws(PropertyListError) {
+        try meter.charge(depth: depth, payload: value.payloadBytes)
         switch value {
         case .string(let string): Self.appendQuoted(string, to: &out)
         case .integer(let integer): out += integer.description
@@ -37,16 +45,17 @@ public struct PlainJSONWriter: Sendable {
             out += "["
             for (position, element) in elements.enumerated() {
                 if position > 0 { out += "," }
-                do { try append(element, to: &out) } catch { throw error.inside(.index(position)) }
+                do { try append(element, depth: depth + 1, meter: &meter, to: &out) } catch { throw error.inside(.index(position)) }
             }
             out += "]"
         case .dictionary(let dictionary):
             out += "{"
             for (position, key) in dictionary.sortedKeys.enumerated() {
                 if position > 0 { out += "," }
+                try meter.charge(depth: depth + 1, payload: key.utf8.count)
                 Self.appendQuoted(key, to: &out)
                 out += ":"
-                do { try append(dictionary[key]!, to: &out) } catch { throw error.inside(.key(key)) }
+                do { try append(dictionary[key]!, depth: depth + 1, meter: &meter, to: &out) } catch { throw error.inside(.key(key)) }
             }
             out += "}"
         }

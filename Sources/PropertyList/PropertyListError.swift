@@ -95,7 +95,8 @@ extension PropertyListError.Code {
     public static let stringLimitExceeded = Self("stringLimitExceeded")
     /// A data value is longer than `PropertyListLimits.maxDataBytes`.
     public static let dataLimitExceeded = Self("dataLimitExceeded")
-    /// Shared references would expand past `PropertyListLimits.maxMaterializedNodes`.
+    /// The value would expand past its budget (`PropertyListLimits.expansionBudget(inputBytes:)`,
+    /// `maxExpandedBytes` for writers): Specs/value-model.md, "Expanded size".
     public static let expansionLimitExceeded = Self("expansionLimitExceeded")
     /// A dictionary key is not a string.
     public static let nonStringKey = Self("nonStringKey")

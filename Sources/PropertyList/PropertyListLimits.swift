@@ -25,12 +25,17 @@ public struct PropertyListLimits: Sendable, Hashable {
     /// Longest data value, in bytes. Default 128 MiB.
     /// Error: ``PropertyListError/Code/dataLimitExceeded``.
     public var maxDataBytes: Int
-    /// Most values in the decoded tree, counting every shared object once per
-    /// place it appears (and dictionary keys). This is the guard against a
-    /// small file whose shared references describe an exponential tree.
-    /// Default 2²⁴. Error: ``PropertyListError/Code/expansionLimitExceeded``.
-    /// (The binary reader caps this at 2⁴² − 1 and the depth at 2²⁰ − 2.)
-    public var maxMaterializedNodes: Int
+    /// The largest *expanded size* a decoded value may have, in bytes, whatever
+    /// the input: every node of the fully expanded tree (a shared object once
+    /// per place it appears) counts 8 + its depth + its string or data bytes
+    /// (``ExpandedSize``). Default 1 GiB; writers refuse to write more.
+    /// Error: ``PropertyListError/Code/expansionLimitExceeded``.
+    public var maxExpandedBytes: Int
+    /// The expanded size may be at most this many times the input's bytes,
+    /// but never less than ``expansionFloor``: the budget is proportional to
+    /// the input. Default 64; 0 leaves only ``maxExpandedBytes``.
+    /// Error: ``PropertyListError/Code/expansionLimitExceeded``.
+    public var expansionFactor: Int
 
     /// Creates limits; every parameter defaults to the documented default.
     public init(
@@ -40,7 +45,8 @@ public struct PropertyListLimits: Sendable, Hashable {
         maxCollectionCount: Int = 1 << 24,
         maxStringBytes: Int = 64 << 20,
         maxDataBytes: Int = 128 << 20,
-        maxMaterializedNodes: Int = 1 << 24
+        maxExpandedBytes: Int = 1 << 30,
+        expansionFactor: Int = 64
     ) {
         self.maxInputBytes = maxInputBytes
         self.maxDepth = maxDepth
@@ -48,11 +54,25 @@ public struct PropertyListLimits: Sendable, Hashable {
         self.maxCollectionCount = maxCollectionCount
         self.maxStringBytes = maxStringBytes
         self.maxDataBytes = maxDataBytes
-        self.maxMaterializedNodes = maxMaterializedNodes
+        self.maxExpandedBytes = maxExpandedBytes
+        self.expansionFactor = expansionFactor
     }
 
     /// The documented defaults.
     public static let `default` = PropertyListLimits()
+
+    /// The smallest proportional budget: 1 MiB, so that small documents may
+    /// still nest to the depth limit.
+    public static let expansionFloor = 1 << 20
+
+    /// The expanded size a value read from `inputBytes` bytes may have:
+    /// `min(maxExpandedBytes, max(expansionFloor, expansionFactor × inputBytes))`,
+    /// or `maxExpandedBytes` alone when the factor is 0.
+    public func expansionBudget(inputBytes: Int) -> Int {
+        guard expansionFactor > 0 else { return maxExpandedBytes }
+        let (proportional, overflow) = expansionFactor.multipliedReportingOverflow(by: max(inputBytes, 0))
+        return min(maxExpandedBytes, overflow ? Int.max : max(Self.expansionFloor, proportional))
+    }
 
     /// The deepest nesting any limit or writer may allow (`maxDepth` and the
     /// writers' `maxDepth`): 512, CoreFoundation's own bound, so nothing
@@ -76,7 +96,7 @@ public struct PropertyListLimits: Sendable, Hashable {
         let bounds = [
             ("maxInputBytes", maxInputBytes), ("maxDepth", maxDepth), ("maxObjects", maxObjects),
             ("maxCollectionCount", maxCollectionCount), ("maxStringBytes", maxStringBytes),
-            ("maxDataBytes", maxDataBytes), ("maxMaterializedNodes", maxMaterializedNodes),
+            ("maxDataBytes", maxDataBytes), ("maxExpandedBytes", maxExpandedBytes), ("expansionFactor", expansionFactor),
         ]
         for (name, value) in bounds where value < 0 {
             throw PropertyListError(.invalidLimits, "\(name) is \(value); limits are not negative")
@@ -91,6 +111,64 @@ public struct PropertyListLimits: Sendable, Hashable {
         // invalidLimits
         guard maxDepth >= 0, maxDepth <= maxSupportedDepth else {
             throw PropertyListError(.invalidLimits, "maxDepth is \(maxDepth); it must be between 0 and \(maxSupportedDepth)")
+        }
+    }
+}
+
+/// The expanded size of values (Specs/value-model.md, "Expanded size"): every
+/// node of the fully expanded tree counts 8 + its container depth + its payload
+/// (string, key and URL bytes in UTF-8, data bytes, 16 for a UUID).
+///
+/// A subtree is measured once at relative depth 0 as its `base` and its node
+/// count; placed at depth `d` it weighs `base + nodes × d`, so a shared object
+/// is measured once and charged at every place it is used.
+package enum ExpandedSize {
+    /// The size of one node at `depth` with `payload` bytes.
+    @inline(__always)
+    package static func node(depth: Int, payload: Int) -> Int { 8 &+ depth &+ payload }
+
+    /// A subtree measured at relative depth 0, placed one level deeper: what it
+    /// adds to its container's base.
+    @inline(__always)
+    package static func child(base: Int, nodes: Int) -> (base: Int, nodes: Int) {
+        let (sum, overflow) = base.addingReportingOverflow(nodes)
+        return (overflow ? Int.max : sum, nodes)
+    }
+
+    /// `total + more`, saturating (callers compare against a budget).
+    @inline(__always)
+    package static func add(_ total: Int, _ more: Int) -> Int {
+        let (sum, overflow) = total.addingReportingOverflow(more)
+        return overflow ? Int.max : sum
+    }
+
+    /// `base + nodes × depth`, saturating.
+    @inline(__always)
+    package static func placed(base: Int, nodes: Int, depth: Int) -> Int {
+        let (product, overflow) = nodes.multipliedReportingOverflow(by: depth)
+        return overflow ? Int.max : add(base, product)
+    }
+}
+
+/// What a writer has written, in expanded size, against its `maxExpandedBytes`
+/// (Specs/value-model.md, "Expanded size": writers apply the readers' measure,
+/// since a value built in memory can share storage too).
+package struct ExpansionMeter: Sendable {
+    private var remaining: Int
+    private let limit: Int
+
+    package init(limit: Int) {
+        self.limit = limit
+        remaining = limit
+    }
+
+    /// Charges one node at `depth` with `payload` bytes.
+    @inline(__always)
+    package mutating func charge(depth: Int, payload: Int) throws(PropertyListError) {
+        remaining &-= ExpandedSize.node(depth: depth, payload: payload)
+        // expansionLimitExceeded: never write more than the limit, expanded.
+        guard remaining >= 0 else {
+            throw PropertyListError(.expansionLimitExceeded, "the value expands past \(limit) bytes (maxExpandedBytes)")
         }
     }
 }

@@ -77,6 +77,16 @@ extension PropertyListValue {
         return elements[index]
     }
 
+    /// The payload of a scalar in its expanded size (``ExpandedSize``): a
+    /// string's UTF-8 bytes, data's bytes, 0 for other values.
+    package var payloadBytes: Int {
+        switch self {
+        case .string(let string): return string.utf8.count
+        case .data(let data): return data.count
+        default: return 0
+        }
+    }
+
     /// The type's name as the specs and error messages use it:
     /// `string`, `integer`, `real`, `bool`, `date`, `data`, `array`, `dict`, `uid`, `null`.
     public var typeName: String {

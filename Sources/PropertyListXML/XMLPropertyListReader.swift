@@ -35,7 +35,7 @@ public struct XMLPropertyListReader: Sendable {
         try XMLInput.checkProlog(utf8)
         try XMLInput.checkMarkup(utf8)
         try XMLInput.checkLineEndings(utf8)
-        let parser = XMLSAXParser(grammar: PlistGrammar(limits: limits))
+        let parser = XMLSAXParser(grammar: PlistGrammar(limits: limits, inputBytes: bytes.count))
         guard parser.parse(utf8) else {
             throw PropertyListError(.malformedXML, "libxml2 could not start parsing", at: .lineColumn(line: 1, column: 1))
         }
@@ -113,10 +113,15 @@ struct PlistGrammar {
     /// The UTF-8 text of the open scalar (only one can be open at a time).
     private var text: [UInt8] = []
     private var objects = 0
-    private var nodes = 0
+    /// The expanded size read so far, and what it may reach (Specs/value-model.md, "Expanded size").
+    private var expandedSize = 0
+    private let expansionBudget: Int
     private var result: PropertyListValue?
 
-    init(limits: PropertyListLimits) { self.limits = limits }
+    init(limits: PropertyListLimits, inputBytes: Int) {
+        self.limits = limits
+        self.expansionBudget = limits.expansionBudget(inputBytes: inputBytes)
+    }
 
     /// The key path of the innermost open value.
     var keyPath: [PropertyListKeyPath.Component] {
@@ -213,6 +218,7 @@ struct PlistGrammar {
                 throw PropertyListError(.depthLimitExceeded, "containers nest deeper than \(limits.maxDepth)")
             }
             try countObject()
+            try charge(ExpandedSize.node(depth: arrays.count + dictionaries.count, payload: 0))
             if element == .dict {
                 stack.append(.dictionary(pendingKey: nil))
                 dictionaries.append(PropertyListDictionary(minimumCapacity: PropertyListDictionary.scanLimit))
@@ -224,11 +230,12 @@ struct PlistGrammar {
             guard case .dictionary = stack.last! else {
                 throw PropertyListError(.misplacedElement, "<key> outside a dictionary")
             }
-            try countNode()
+            try charge(ExpandedSize.node(depth: arrays.count + dictionaries.count, payload: 0))
             stack.append(.scalar(.key))
             text.removeAll(keepingCapacity: true)
         case .scalar(let kind):
             try countObject()
+            try charge(ExpandedSize.node(depth: arrays.count + dictionaries.count, payload: 0))
             stack.append(.scalar(kind))
             text.removeAll(keepingCapacity: true)
         case .plist, .unknown:
@@ -274,6 +281,7 @@ struct PlistGrammar {
             // libxml2 hands over valid UTF-8 only.
             let key = String(decoding: text, as: UTF8.self)
             try ScalarText.checkLeadingByteOrderMark(key)
+            try charge(text.count)
             // duplicateKey: each key once (canonically equivalent spellings count as one).
             guard dictionaries[dictionaries.count - 1][key] == nil else {
                 stack.append(frame)
@@ -284,6 +292,7 @@ struct PlistGrammar {
         case .scalar(let kind):
             let limits = self.limits
             value = try text.withUnsafeBufferPointer { bytes throws(PropertyListError) in try ScalarText.value(kind, bytes, limits: limits) }
+            try charge(value.payloadBytes)
         case .array:
             value = .array(arrays.removeLast())
         case .dictionary(let pendingKey):
@@ -345,14 +354,16 @@ struct PlistGrammar {
         guard objects <= limits.maxObjects else {
             throw PropertyListError(.objectLimitExceeded, "more than \(limits.maxObjects) values")
         }
-        try countNode()
     }
 
-    private mutating func countNode() throws(PropertyListError) {
-        nodes += 1
-        // expansionLimitExceeded (XML has no sharing: values and keys)
-        guard nodes <= limits.maxMaterializedNodes else {
-            throw PropertyListError(.expansionLimitExceeded, "more than \(limits.maxMaterializedNodes) values")
+    /// Adds to the expanded size: each value and key as it opens (8 + its depth),
+    /// its text's bytes as it closes.
+    @inline(__always)
+    private mutating func charge(_ bytes: Int) throws(PropertyListError) {
+        expandedSize = ExpandedSize.add(expandedSize, bytes)
+        // expansionLimitExceeded (XML has no sharing, but indentation and text still weigh)
+        guard expandedSize <= expansionBudget else {
+            throw PropertyListError(.expansionLimitExceeded, "the value expands past \(expansionBudget) bytes (the budget for its input)")
         }
     }
 

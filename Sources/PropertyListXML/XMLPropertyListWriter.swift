@@ -21,8 +21,14 @@ import Darwin
 public struct XMLPropertyListWriter: Sendable {
     /// Deepest container nesting written (the reader's default limit).
     public var maxDepth: Int
+    /// The largest expanded size written (Specs/value-model.md, "Expanded size").
+    public var maxExpandedBytes: Int
 
-    public init(maxDepth: Int = PropertyListLimits.default.maxDepth) { self.maxDepth = maxDepth }
+    public init(maxDepth: Int = PropertyListLimits.default.maxDepth,
+                maxExpandedBytes: Int = PropertyListLimits.default.maxExpandedBytes) {
+        self.maxDepth = maxDepth
+        self.maxExpandedBytes = maxExpandedBytes
+    }
 
     /// Encodes `value` as an XML property list.
     public func write(_ value: PropertyListValue) throws(PropertyListError) -> Data {
@@ -31,10 +37,11 @@ public struct XMLPropertyListWriter: Sendable {
 
     /// Encodes `value` as an XML property list into bytes.
     public func writeBytes(_ value: PropertyListValue) throws(PropertyListError) -> [UInt8] {
-        try PropertyListLimits.validate(maxDepth: maxDepth)
+        try PropertyListLimits(maxDepth: maxDepth, maxExpandedBytes: maxExpandedBytes).validate()
+        var meter = ExpansionMeter(limit: maxExpandedBytes)
         var out = ByteSink(capacity: 4096)
         out.append(XMLLayout.header)
-        try XMLLayout.append(value, indent: 0, depth: 0, maxDepth: maxDepth, to: &out)
+        try XMLLayout.append(value, indent: 0, depth: 0, maxDepth: maxDepth, meter: &meter, to: &out)
         out.append(XMLLayout.footer)
         return out.takeBytes()
     }
@@ -49,7 +56,9 @@ enum XMLLayout {
         """
     static let footer: StaticString = "</plist>\n"
 
-    static func append(_ value: PropertyListValue, indent: Int, depth: Int, maxDepth: Int, to out: inout ByteSink) throws(PropertyListError) {
+    static func append(_ value: PropertyListValue, indent: Int, depth: Int, maxDepth: Int, meter: inout ExpansionMeter,
+                       to out: inout ByteSink) throws(PropertyListError) {
+        try meter.charge(depth: depth, payload: value.payloadBytes)
         tabs(indent, &out)
         switch value {
         case .string(let string):
@@ -96,7 +105,11 @@ enum XMLLayout {
             if elements.isEmpty { out.append("<array/>\n"); return }
             out.append("<array>\n")
             for (position, element) in elements.enumerated() {
-                do { try append(element, indent: indent + 1, depth: depth + 1, maxDepth: maxDepth, to: &out) } catch { throw error.inside(.index(position)) }
+                do {
+                    try append(element, indent: indent + 1, depth: depth + 1, maxDepth: maxDepth, meter: &meter, to: &out)
+                } catch {
+                    throw error.inside(.index(position))
+                }
             }
             tabs(indent, &out)
             out.append("</array>\n")
@@ -111,11 +124,12 @@ enum XMLLayout {
             for position in dictionary.writerOrder {
                 let (key, element) = dictionary[position]
                 do {
+                    try meter.charge(depth: depth + 1, payload: key.utf8.count)
                     tabs(indent + 1, &out)
                     out.append("<key>")
                     try escape(key, &out)
                     out.append("</key>\n")
-                    try append(element, indent: indent + 1, depth: depth + 1, maxDepth: maxDepth, to: &out)
+                    try append(element, indent: indent + 1, depth: depth + 1, maxDepth: maxDepth, meter: &meter, to: &out)
                 } catch {
                     throw error.inside(.key(key))
                 }

@@ -25,17 +25,33 @@ struct ExpansionTests {
         #expect(elapsed < .milliseconds(100), "took \(elapsed)")
     }
 
-    @Test("a bomb just under the limit decodes, sharing storage")
+    @Test("a bomb exactly at its expanded size decodes, sharing storage; one byte less is refused")
     func underTheLimit() throws {
-        var limits = PropertyListLimits()
-        limits.maxMaterializedNodes = (1 << 11) - 1  // 2^10 leaves + 2^10 - 1 arrays
+        // Specs/value-model.md, "Expanded size": 2^d arrays at depth d < 10 and
+        // 2^10 booleans at depth 10, each node 8 + depth.
+        let expanded = (0..<10).reduce(0) { $0 + (1 << $1) * (8 + $1) } + (1 << 10) * (8 + 10)
+        var limits = PropertyListLimits(maxExpandedBytes: expanded, expansionFactor: 0)
         let value = try BinaryPropertyListReader(limits: limits).read(Self.bomb(levels: 10))
         var depth = 0
         var cursor = value
         while case .array(let elements) = cursor { depth += 1; cursor = elements[0] }
         #expect(depth == 10)
-        limits.maxMaterializedNodes -= 1
+        limits.maxExpandedBytes -= 1
         #expect(binaryError(Self.bomb(levels: 10), limits: limits)?.code == .expansionLimitExceeded)
+    }
+
+    @Test("the budget is proportional to the input: 64 × its bytes, at least 1 MiB, at most maxExpandedBytes")
+    func proportionalBudget() {
+        let limits = PropertyListLimits.default
+        #expect(limits.expansionBudget(inputBytes: 100) == 1 << 20)
+        #expect(limits.expansionBudget(inputBytes: 1 << 20) == 64 << 20)
+        #expect(limits.expansionBudget(inputBytes: 256 << 20) == 1 << 30)
+        #expect(limits.expansionBudget(inputBytes: Int.max) == 1 << 30)
+        #expect(PropertyListLimits(maxExpandedBytes: 5000, expansionFactor: 0).expansionBudget(inputBytes: 1 << 30) == 5000)
+        // One 64 KiB string shared 2,000 times: 128 MB expanded from 68 KB of input.
+        var objects: [[UInt8]] = [[0xAF, 0x11, 0x07, 0xD0] + Array(repeating: [0x00, 0x01], count: 2000).flatMap { $0 }]
+        objects.append([0x5F, 0x12, 0x00, 0x01, 0x00, 0x00] + Array(repeating: 0x41, count: 1 << 16))
+        #expect(binaryError(bplist(objects, referenceSize: 2))?.code == .expansionLimitExceeded)
     }
 
     @Test("expansionLimitExceeded: wide sharing (one array referenced by every slot) is refused")
@@ -44,7 +60,7 @@ struct ExpansionTests {
         #expect(binaryError(file)?.code == .expansionLimitExceeded)
     }
 
-    @Test("dictionary keys count as nodes too")
+    @Test("dictionary keys count as nodes too, with their bytes")
     func dictionaryBomb() {
         // 40 dictionaries {k: next, j: next}: 2^40 values.
         var objects: [[UInt8]] = [[0x51, 0x6B], [0x51, 0x6A]]
@@ -74,7 +90,7 @@ struct LimitValidationTests {
     @Test("invalidLimits: a negative bound or a depth over maxSupportedDepth, in the binary reader")
     func invalidLimits() {
         let paths: [WritableKeyPath<PropertyListLimits, Int>] = [\.maxInputBytes, \.maxDepth, \.maxObjects, \.maxCollectionCount,
-                                                                  \.maxStringBytes, \.maxDataBytes, \.maxMaterializedNodes]
+                                                                  \.maxStringBytes, \.maxDataBytes, \.maxExpandedBytes, \.expansionFactor]
         for path in paths {
             var limits = PropertyListLimits.default
             limits[keyPath: path] = -1

@@ -12,7 +12,7 @@ import PropertyListXML
 import FuzzDriver
 
 let limits = PropertyListLimits(maxInputBytes: 1 << 16, maxDepth: 64, maxObjects: 4096, maxCollectionCount: 1024,
-                                maxStringBytes: 4096, maxDataBytes: 4096, maxMaterializedNodes: 8192)
+                                maxStringBytes: 4096, maxDataBytes: 4096, maxExpandedBytes: 1 << 20)
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {

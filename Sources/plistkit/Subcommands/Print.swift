@@ -15,7 +15,7 @@ struct Print: ParsableCommand {
             let value = try Documents.decode(bytes)
             // A keyed archive of userInfo values prints as the userInfo tree;
             // any other property list (other archives included) as itself.
-            if KeyedArchiveReader.isArchive(value), let userInfo = try? KeyedArchiveReader().unarchive(value) {
+            if KeyedArchiveReader.isArchive(value), let userInfo = try? KeyedArchiveReader().unarchive(value, inputBytes: bytes.count) {
                 try Console.line(userInfo.description)
             } else {
                 try Console.line(value.description)

@@ -19,7 +19,7 @@ struct Unarchive: ParsableCommand {
         try reporting(file) {
             let bytes = try Files.read(file, limit: PropertyListLimits.default.maxInputBytes)
             let plist = try Documents.decode(bytes)
-            let value = try KeyedArchiveReader().unarchive(plist)
+            let value = try KeyedArchiveReader().unarchive(plist, inputBytes: bytes.count)
             try output.write(Array(TypedJSONWriter(pretty: true).write(value)) + [0x0A])
         }
     }
