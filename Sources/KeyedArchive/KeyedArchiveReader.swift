@@ -346,7 +346,7 @@ struct ArchiveDecoder {
             return Resolved(value: .array(frame.elements), base: frame.base, nodes: frame.nodes, height: frame.height + 1)
         case .set:
             // ambiguousSetMembers: no two members Foundation would merge.
-            do { try FoundationIdentity.checkDistinct(frame.set.members) } catch {
+            do { try FoundationIdentity.checkDistinct(frame.set) } catch {
                 var located = error
                 located.objectIndex = frame.index
                 throw located
@@ -546,9 +546,11 @@ struct ArchiveDecoder {
         let chain = chainValues.compactMap(\.stringValue)
         let hintValues = fields[Field.classhints].map { $0.arrayValue ?? [] } ?? []
         let hints = hintValues.compactMap(\.stringValue)
+        // The chain's names, looked up once per hint below: linear in chain and hints.
+        let chainNames = Set(chain)
         guard chain.count == chainValues.count, hints.count == hintValues.count,
               fields[Field.classhints] == nil || fields[Field.classhints]?.arrayValue != nil,
-              chain.first == name, Set(chain).count == chain.count else {
+              chain.first == name, chainNames.count == chain.count else {
             throw UserInfoError(.inconsistentClass, "class entry \(entry) for \(name) has a malformed chain or hints", objectIndex: entry)
         }
         let resolved: ArchiveClass
@@ -559,7 +561,7 @@ struct ArchiveDecoder {
                 throw UserInfoError(.inconsistentClass, "\(name) has the class chain \(chain), not \(known.chain)", objectIndex: entry)
             }
             resolved = known
-        } else if let hinted = hints.lazy.compactMap(ArchiveClass.init(rawValue:)).first(where: { chain.contains($0.rawValue) }) {
+        } else if let hinted = hints.lazy.compactMap(ArchiveClass.init(rawValue:)).first(where: { chainNames.contains($0.rawValue) }) {
             // A class this system lacks, decoded as the allowed class its hints and chain name.
             resolved = hinted
         } else {

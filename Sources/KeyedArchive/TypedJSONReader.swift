@@ -267,7 +267,7 @@ struct TypedJSONConverter {
             }
         }
         // ambiguousSetMembers
-        do { try FoundationIdentity.checkDistinct(set.members) } catch {
+        do { try FoundationIdentity.checkDistinct(set) } catch {
             var located = error
             located.location = .lineColumn(line: node.position.line, column: node.position.column)
             throw located

@@ -118,7 +118,7 @@ public struct StringKeyedDictionary<Value: Hashable & Sendable>: Sendable {
     }
 
     /// The position of `key`'s entry, if present.
-    @inlinable internal func position(forKey key: String) -> Int? {
+    @inlinable package func position(forKey key: String) -> Int? {
         if index.isEmpty {
             for position in storedKeys.indices where storedKeys[position] == key { return position }
             return nil
