@@ -176,59 +176,13 @@ public struct PayloadCodec: Sendable {
     }
 
     static func cost(of userInfo: UserInfoDictionary, budget: SizeBudget, perKeyPath: Bool) throws(PayloadError) -> CostReport {
-        func size(_ value: UserInfoDictionary) throws(PayloadError) -> Int {
-            do { return try KeyedArchiveWriter().write(.dictionary(value)).count } catch { throw PayloadError(error) }
+        guard perKeyPath else {
+            let total: Int
+            do { total = try KeyedArchiveWriter().write(.dictionary(userInfo)).count } catch { throw PayloadError(error) }
+            return CostReport(total: total, entries: [], warnings: budget.warnings(for: total))
         }
-        let total = try size(userInfo)
-        var entries: [CostReport.Entry] = []
-        if perKeyPath {
-            for path in keyPaths(of: userInfo, prefix: []) {
-                let without = removing(path, from: .dictionary(userInfo))
-                guard case .dictionary(let smaller) = without else { continue }
-                entries.append(.init(keyPath: PropertyListKeyPath(path), bytes: total - (try size(smaller))))
-            }
-            entries.sort { ($0.bytes, $1.keyPath.description) > ($1.bytes, $0.keyPath.description) }
-        }
+        var (total, entries) = try CostAttribution.costs(of: userInfo)
+        entries.sort { ($0.bytes, $1.keyPath.description) > ($1.bytes, $0.keyPath.description) }
         return CostReport(total: total, entries: entries, warnings: budget.warnings(for: total))
-    }
-
-    /// Every dictionary key path, outermost first.
-    private static func keyPaths(of dictionary: UserInfoDictionary, prefix: [PropertyListKeyPath.Component]) -> [[PropertyListKeyPath.Component]] {
-        var paths: [[PropertyListKeyPath.Component]] = []
-        for key in dictionary.sortedKeys {
-            let path = prefix + [.key(key)]
-            paths.append(path)
-            paths += nestedPaths(dictionary[key]!, prefix: path)
-        }
-        return paths
-    }
-
-    private static func nestedPaths(_ value: UserInfoValue, prefix: [PropertyListKeyPath.Component]) -> [[PropertyListKeyPath.Component]] {
-        switch value {
-        case .dictionary(let dictionary): return keyPaths(of: dictionary, prefix: prefix)
-        case .array(let elements):
-            return elements.enumerated().flatMap { nestedPaths($0.element, prefix: prefix + [.index($0.offset)]) }
-        default: return []
-        }
-    }
-
-    private static func removing(_ path: ArraySlice<PropertyListKeyPath.Component>, from value: UserInfoValue) -> UserInfoValue {
-        guard let first = path.first else { return value }
-        switch (first, value) {
-        case (.key(let key), .dictionary(var dictionary)):
-            if path.count == 1 { dictionary[key] = nil } else if let member = dictionary[key] {
-                dictionary[key] = removing(path.dropFirst(), from: member)
-            }
-            return .dictionary(dictionary)
-        case (.index(let index), .array(var elements)) where elements.indices.contains(index):
-            elements[index] = removing(path.dropFirst(), from: elements[index])
-            return .array(elements)
-        default:
-            return value
-        }
-    }
-
-    private static func removing(_ path: [PropertyListKeyPath.Component], from value: UserInfoValue) -> UserInfoValue {
-        removing(path[...], from: value)
     }
 }

@@ -37,25 +37,47 @@ public struct KeyedArchiveWriter: Sendable {
     ///   ``UserInfoError/Code/invalidURL`` or ``UserInfoError/Code/depthLimitExceeded``,
     ///   with the key path of the offending value.
     public func archive(_ value: UserInfoValue) throws(UserInfoError) -> PropertyListValue {
+        try archive(value, tracing: false).archive
+    }
+
+    /// The archive, and where each dictionary entry of `value` (reached
+    /// through dictionaries and arrays, not sets) landed in it: what the
+    /// payload cost report attributes bytes to (Specs/payload.md, "Cost report").
+    package func archiveTracingEntries(_ value: UserInfoValue) throws(UserInfoError) -> (archive: PropertyListValue, entries: [ArchivedEntry]) {
+        try archive(value, tracing: true)
+    }
+
+    private func archive(_ value: UserInfoValue, tracing: Bool) throws(UserInfoError) -> (archive: PropertyListValue, entries: [ArchivedEntry]) {
         do {
             try PropertyListLimits(maxDepth: maxDepth, maxExpandedBytes: maxExpandedBytes).validate()
         } catch {
             throw UserInfoError(error)
         }
         var builder = ArchiveBuilder(maxDepth: maxDepth, maxExpandedBytes: maxExpandedBytes)
+        if tracing { builder.trace = [] }
         let root = try builder.encode(value, depth: 0)
-        return .dictionary([
+        let archive: PropertyListValue = .dictionary([
             Field.archiver: .string(Field.archiverName),
             Field.version: .integer(PropertyListInteger(Field.archiveVersion)),
             Field.top: .dictionary([Field.root: .uid(root)]),
             Field.objects$: .array(builder.objects),
         ])
+        return (archive, builder.trace ?? [])
     }
 
     /// The archive as a binary (default) or XML property list.
     public func write(_ value: UserInfoValue, format: PropertyListFormat = .binary) throws(UserInfoError) -> Data {
         try PropertyListCodec.encode(try archive(value), format: format)
     }
+}
+
+/// A dictionary entry as archived: its key path in the userInfo value, the
+/// dictionary object, and its position in that object's `NS.keys` and
+/// `NS.objects` (the writers' key order).
+package struct ArchivedEntry: Sendable {
+    package let keyPath: PropertyListKeyPath
+    package let dictionary: UInt32
+    package let position: Int
 }
 
 /// Numbers objects as NSKeyedArchiver does.
@@ -67,6 +89,11 @@ struct ArchiveBuilder {
     private var nullObject: UInt32?
 
     private var meter: ExpansionMeter
+    /// The entries met so far, when tracing (``KeyedArchiveWriter/archiveTracingEntries(_:)``).
+    var trace: [ArchivedEntry]?
+    /// The key path of the value being encoded, and how many sets enclose it (tracing only).
+    private var path: [PropertyListKeyPath.Component] = []
+    private var setsAround = 0
 
     init(maxDepth: Int, maxExpandedBytes: Int) {
         self.maxDepth = maxDepth
@@ -127,9 +154,14 @@ struct ArchiveBuilder {
         let uid = append(.null)
         var references: [PropertyListValue] = []
         references.reserveCapacity(members.count)
+        let tracing = trace != nil
+        if tracing && listClass == .set { setsAround += 1 }
         for (position, member) in members.enumerated() {
+            if tracing { path.append(.index(position)) }
             do { references.append(.uid(try encode(member, depth: depth + 1))) } catch { throw error.inside(.index(position)) }
+            if tracing { path.removeLast() }
         }
+        if tracing && listClass == .set { setsAround -= 1 }
         objects[Int(uid)] = .dictionary([Field.objects: .array(references), Field.class: .uid(classEntry(listClass))])
         return uid
     }
@@ -147,8 +179,13 @@ struct ArchiveBuilder {
         for key in keys {
             do { keyReferences.append(.uid(try encode(.string(key), depth: depth + 1))) } catch { throw error.inside(.key(key)) }
         }
-        for key in keys {
+        for (position, key) in keys.enumerated() {
+            if trace != nil {
+                path.append(.key(key))
+                if setsAround == 0 { trace!.append(ArchivedEntry(keyPath: PropertyListKeyPath(path), dictionary: uid, position: position)) }
+            }
             do { valueReferences.append(.uid(try encode(dictionary[key]!, depth: depth + 1))) } catch { throw error.inside(.key(key)) }
+            if trace != nil { path.removeLast() }
         }
         objects[Int(uid)] = .dictionary([Field.keys: .array(keyReferences), Field.objects: .array(valueReferences),
                                          Field.class: .uid(classEntry(.dictionary))])

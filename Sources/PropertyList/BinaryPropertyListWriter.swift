@@ -45,6 +45,64 @@ public struct BinaryPropertyListWriter: Sendable {
     }
 }
 
+/// The objects a binary property list of a value holds, as written: each
+/// object's size, the objects it refers to, and the scalars' bytes. What the
+/// payload cost report walks (Specs/payload.md, "Cost report"): exact bytes,
+/// with the writer's sharing of equal scalars, in one pass.
+package struct BinaryObjectGraph: Sendable {
+    /// Bytes of each object's encoding (its offset-table slot not included).
+    package let sizes: [Int]
+    /// The objects each refers to: `references[referenceStarts[i] ..< referenceStarts[i + 1]]`
+    /// (a dictionary's keys, then its values).
+    package let referenceStarts: [Int]
+    package let references: [Int]
+    /// Each scalar's encoded bytes (nil for containers).
+    private let scalarRanges: [Range<Int>?]
+    private let scalarBytes: [UInt8]
+    /// The widths the writer chose, and the whole file's size.
+    package let referenceSize: Int
+    package let offsetSize: Int
+    package let totalBytes: Int
+
+    fileprivate init(sizes: [Int], referenceStarts: [Int], references: [Int], scalarRanges: [Range<Int>?], scalarBytes: [UInt8],
+                     referenceSize: Int, offsetSize: Int, totalBytes: Int) {
+        (self.sizes, self.referenceStarts, self.references) = (sizes, referenceStarts, references)
+        (self.scalarRanges, self.scalarBytes) = (scalarRanges, scalarBytes)
+        (self.referenceSize, self.offsetSize, self.totalBytes) = (referenceSize, offsetSize, totalBytes)
+    }
+
+    /// The objects `object` refers to.
+    package func children(of object: Int) -> ArraySlice<Int> {
+        references[referenceStarts[object]..<referenceStarts[object + 1]]
+    }
+
+    /// The value of a UID object.
+    package func uid(_ object: Int) -> UInt32? {
+        guard let range = scalarRanges[object], scalarBytes[range.lowerBound] & 0xF0 == BinaryFormat.Marker.uid else { return nil }
+        return scalarBytes[(range.lowerBound + 1)..<range.upperBound].reduce(0) { $0 << 8 | UInt32($1) }
+    }
+
+    /// The text of an ASCII string object.
+    package func asciiString(_ object: Int) -> String? {
+        guard let range = scalarRanges[object], scalarBytes[range.lowerBound] & 0xF0 == BinaryFormat.Marker.asciiString else { return nil }
+        // A count of 15 or more follows the marker as an integer object: 0x1n and 2^n bytes.
+        let textStart = scalarBytes[range.lowerBound] & 0x0F < 15
+            ? range.lowerBound + 1
+            : range.lowerBound + 2 + 1 << Int(scalarBytes[range.lowerBound + 1] & 0x0F)
+        return String(decoding: scalarBytes[textStart..<range.upperBound], as: UTF8.self)
+    }
+}
+
+extension BinaryPropertyListWriter {
+    /// The objects the binary property list of `value` holds (see ``BinaryObjectGraph``).
+    package func objectGraph(_ value: PropertyListValue) throws(PropertyListError) -> BinaryObjectGraph {
+        try PropertyListLimits(maxDepth: maxDepth, maxExpandedBytes: maxExpandedBytes).validate()
+        var flattener = BinaryPropertyListFlattener(maxDepth: maxDepth, maxExpandedBytes: maxExpandedBytes)
+        _ = try flattener.flatten(value, depth: 0)
+        return flattener.graph()
+    }
+}
+
 /// Pass one assigns object numbers and encodes each distinct scalar; pass two
 /// lays the objects out in number order.
 internal struct BinaryPropertyListFlattener: ~Copyable {
@@ -144,6 +202,39 @@ internal struct BinaryPropertyListFlattener: ~Copyable {
             scalars.removeLast(from: start)
         }
         return number
+    }
+
+    /// The objects as ``BinaryObjectGraph`` describes them, sized as ``serialize()`` writes them.
+    func graph() -> BinaryObjectGraph {
+        let referenceSize = Self.byteWidth(UInt64(entries.count))
+        var sizes: [Int] = []
+        var starts: [Int] = [0]
+        var references: [Int] = []
+        var ranges: [Range<Int>?] = []
+        sizes.reserveCapacity(entries.count)
+        func headerSize(_ count: Int) -> Int { count < 15 ? 1 : 2 + Self.byteWidth(UInt64(count)) }
+        for entry in entries {
+            switch entry {
+            case .scalar(let start, let length):
+                sizes.append(length)
+                ranges.append(start..<(start + length))
+            case .array(let start, let count):
+                sizes.append(headerSize(count) + count * referenceSize)
+                references.append(contentsOf: self.references[start..<(start + count)])
+                ranges.append(nil)
+            case .dictionary(let start, let count):
+                sizes.append(headerSize(count) + 2 * count * referenceSize)
+                references.append(contentsOf: self.references[start..<(start + 2 * count)])
+                ranges.append(nil)
+            }
+            starts.append(references.count)
+        }
+        let tableOffset = 8 + sizes.reduce(0, +)
+        let offsetSize = Self.byteWidth(UInt64(tableOffset))
+        let bytes = scalars.count == 0 ? [] : scalars.withBytes(in: 0..<scalars.count) { Array($0) }
+        return BinaryObjectGraph(sizes: sizes, referenceStarts: starts, references: references, scalarRanges: ranges, scalarBytes: bytes,
+                                 referenceSize: referenceSize, offsetSize: offsetSize,
+                                 totalBytes: tableOffset + entries.count * offsetSize + 32)
     }
 
     // MARK: Pass two
