@@ -34,7 +34,8 @@ seeds=$root/Corpus/$target
 work=$here/.work/$target
 artifacts=$here/.work/artifacts/$target
 mkdir -p "$seeds" "$work" "$artifacts"
-common=(-dict="$here/dictionaries/$target.dict" -max_len=65536 -timeout=10 -rss_limit_mb=4096)
+# Tight bounds: inputs are at most 64 KiB, so a slow or large run is a blow-up (Specs/fuzzing.md).
+common=(-dict="$here/dictionaries/$target.dict" -max_len=65536 -timeout=2 -rss_limit_mb=2048 -malloc_limit_mb=256)
 
 if [ "$1" = "--merge" ]; then
   # Corpus/TARGET holds named seeds (make_seeds.py, regressions: kept as they are)

@@ -37,22 +37,28 @@ public enum FuzzChecks {
         guard let options = input.first else { return }
         let document = Data(input.dropFirst())
         let limits = FuzzOptions.limits(options)
+        let budget = limits.expansionBudget(inputBytes: document.count)
         switch entryPoint {
         case .binaryDecode:
             guard let value = try? BinaryPropertyListReader(limits: limits).read(document) else { return }
-            try PropertyListRoundTrip(entryPoint: entryPoint).check(value)
+            let size = try CostOracle(entryPoint: entryPoint).expandedSize(of: value, budget: budget)
+            try PropertyListRoundTrip(entryPoint: entryPoint, expandedSize: size).check(value)
         case .xmlDecode:
             guard let value = try? XMLPropertyListReader(limits: limits).read(document) else { return }
-            try PropertyListRoundTrip(entryPoint: entryPoint).check(value)
+            let size = try CostOracle(entryPoint: entryPoint).expandedSize(of: value, budget: budget)
+            try PropertyListRoundTrip(entryPoint: entryPoint, expandedSize: size).check(value)
         case .keyedDecode:
             guard let value = try? UserInfoCodec(limits: limits).decode(document) else { return }
-            try UserInfoRoundTrip(entryPoint: entryPoint).check(value)
+            let size = try CostOracle(entryPoint: entryPoint).expandedSize(of: value, budget: budget)
+            try UserInfoRoundTrip(entryPoint: entryPoint, expandedSize: size).check(value)
         case .typedJSONRead:
             if let value = try? TypedJSONReader(limits: limits).readUserInfo(document) {
-                try UserInfoRoundTrip(entryPoint: entryPoint).check(value)
+                let size = try CostOracle(entryPoint: entryPoint).expandedSize(of: value, budget: budget)
+                try UserInfoRoundTrip(entryPoint: entryPoint, expandedSize: size).check(value)
             }
             if let plist = try? TypedJSONReader(limits: limits).readPropertyList(document) {
-                try PropertyListRoundTrip(entryPoint: entryPoint).check(plist)
+                let size = try CostOracle(entryPoint: entryPoint).expandedSize(of: plist, budget: budget)
+                try PropertyListRoundTrip(entryPoint: entryPoint, expandedSize: size).check(plist)
             }
         case .payloadDecode:
             try PayloadRoundTrip(options: options).check(document)
@@ -122,9 +128,89 @@ public enum FuzzOptions {
     }
 }
 
+/// The cost oracle (Specs/fuzzing.md, "Oracles"; Specs/value-model.md, "Expanded
+/// size"): what a reader accepted weighs at most its budget, and every output
+/// written from it at most a fixed multiple of that, so a blow-up is a finding,
+/// not a slow run. The expanded size is computed here from the definition,
+/// apart from the readers' own counting, and stops at the budget.
+struct CostOracle {
+    let entryPoint: FuzzEntryPoint
+    /// Every output of a value is at most this many times its expanded size,
+    /// plus ``outputSlack`` (headers, a keyed archive's class entries). Measured
+    /// on every corpus: at most 6 for property lists in every format; keyed
+    /// archives in XML spell each object as a dictionary with a `CF$UID`
+    /// reference, about 20 times a small scalar's expanded size.
+    static let outputFactor = 32
+    static let outputSlack = 4096
+
+    func expandedSize(of value: PropertyListValue, budget: Int) throws(FuzzFinding) -> Int {
+        var total = 0
+        guard Self.add(value, depth: 0, to: &total, budget: budget) else {
+            throw FuzzFinding(entryPoint: entryPoint, message: "a decoded value expands past its budget of \(budget) bytes")
+        }
+        return total
+    }
+
+    func expandedSize(of value: UserInfoValue, budget: Int) throws(FuzzFinding) -> Int {
+        var total = 0
+        guard Self.add(value, depth: 0, to: &total, budget: budget) else {
+            throw FuzzFinding(entryPoint: entryPoint, message: "a decoded userInfo value expands past its budget of \(budget) bytes")
+        }
+        return total
+    }
+
+    func checkOutput(_ bytes: Int, _ format: String, expandedSize: Int) throws(FuzzFinding) {
+        guard bytes <= Self.outputFactor * expandedSize + Self.outputSlack else {
+            throw FuzzFinding(entryPoint: entryPoint, message: "\(format) output of \(bytes) bytes for a value of expanded size \(expandedSize)")
+        }
+    }
+
+    private static func add(_ value: PropertyListValue, depth: Int, to total: inout Int, budget: Int) -> Bool {
+        total += 8 + depth
+        switch value {
+        case .string(let string): total += string.utf8.count
+        case .data(let data): total += data.count
+        case .array(let elements):
+            for element in elements where !add(element, depth: depth + 1, to: &total, budget: budget) { return false }
+        case .dictionary(let dictionary):
+            for (key, member) in dictionary {
+                total += 8 + depth + 1 + key.utf8.count
+                if !add(member, depth: depth + 1, to: &total, budget: budget) { return false }
+            }
+        default: break
+        }
+        return total <= budget
+    }
+
+    private static func add(_ value: UserInfoValue, depth: Int, to total: inout Int, budget: Int) -> Bool {
+        total += 8 + depth
+        switch value {
+        case .string(let string): total += string.utf8.count
+        case .data(let data): total += data.count
+        case .uuid: total += 16
+        case .url(let url):
+            total += url.relative.utf8.count
+            if let base = url.base, !add(.url(base), depth: depth + 1, to: &total, budget: budget) { return false }
+        case .array(let elements):
+            for element in elements where !add(element, depth: depth + 1, to: &total, budget: budget) { return false }
+        case .set(let set):
+            for member in set.members where !add(member, depth: depth + 1, to: &total, budget: budget) { return false }
+        case .dictionary(let dictionary):
+            for (key, member) in dictionary {
+                total += 8 + depth + 1 + key.utf8.count
+                if !add(member, depth: depth + 1, to: &total, budget: budget) { return false }
+            }
+        default: break
+        }
+        return total <= budget
+    }
+}
+
 /// Property-list values through binary, XML and typed JSON.
 struct PropertyListRoundTrip {
     let entryPoint: FuzzEntryPoint
+    /// The value's expanded size, which bounds every output (``CostOracle``); nil skips that check.
+    var expandedSize: Int?
 
     func check(_ value: PropertyListValue) throws(FuzzFinding) {
         // Binary carries every value exactly, and writes the same bytes again.
@@ -132,6 +218,7 @@ struct PropertyListRoundTrip {
         do { binary = try BinaryPropertyListWriter().write(value) } catch {
             throw FuzzFinding(entryPoint: entryPoint, message: "binary writer refused a decoded value: \(error)")
         }
+        try checkOutput(binary.count, "binary")
         let fromBinary = try decode("binary", binary) { try BinaryPropertyListReader().read($0) }
         try expect(fromBinary == value, "binary round trip changed the value")
         let again = try? BinaryPropertyListWriter().write(fromBinary)
@@ -141,6 +228,7 @@ struct PropertyListRoundTrip {
         // dictionary, null), but only with unrepresentableValue; dates lose fractions.
         do {
             let xml = try XMLPropertyListWriter().write(value)
+            try checkOutput(xml.count, "XML")
             let fromXML = try decode("XML", xml) { try XMLPropertyListReader().read($0) }
             try expect(fromXML == XMLImage.of(value), "XML round trip changed the value")
         } catch let error as PropertyListError {
@@ -153,8 +241,16 @@ struct PropertyListRoundTrip {
 
         // Typed JSON carries every property-list value exactly, NaN payloads aside.
         let json = TypedJSONWriter().write(value)
+        try checkOutput(json.count, "typed JSON")
+        try checkOutput(TypedJSONWriter(pretty: true).write(value).count, "pretty typed JSON")
+        try checkOutput(value.description.utf8.count, "printed tree")
         let fromJSON = try decode("typed JSON", json) { try TypedJSONReader().readPropertyList($0) }
         try expect(fromJSON == XMLImage.of(value, keepingDates: true), "typed JSON round trip changed the value")
+    }
+
+    private func checkOutput(_ bytes: Int, _ format: String) throws(FuzzFinding) {
+        guard let expandedSize else { return }
+        try CostOracle(entryPoint: entryPoint).checkOutput(bytes, format, expandedSize: expandedSize)
     }
 
     private func decode(_ format: String, _ data: Data,
@@ -191,6 +287,8 @@ enum XMLImage {
 /// where it applies, and typed JSON.
 struct UserInfoRoundTrip {
     let entryPoint: FuzzEntryPoint
+    /// The value's expanded size, which bounds every output (``CostOracle``); nil skips that check.
+    var expandedSize: Int?
 
     func check(_ value: UserInfoValue) throws(FuzzFinding) {
         for format in [PropertyListFormat.binary, .xml] {
@@ -202,6 +300,9 @@ struct UserInfoRoundTrip {
                     try expect(FuzzChecks.cannotCarry(error), "\(profile) \(format) encoder failed with \(error)")
                     continue
                 }
+                if let expandedSize {
+                    try CostOracle(entryPoint: entryPoint).checkOutput(encoded.count, "\(profile) \(format)", expandedSize: expandedSize)
+                }
                 let decoded: (value: UserInfoValue, profile: UserInfoProfile)
                 do { decoded = try UserInfoCodec().decodeDetectingProfile(encoded) } catch {
                     throw FuzzFinding(entryPoint: entryPoint, message: "our \(profile) \(format) output does not read back: \(error)")
@@ -212,6 +313,12 @@ struct UserInfoRoundTrip {
             }
         }
         let json = TypedJSONWriter().write(value)
+        if let expandedSize {
+            let oracle = CostOracle(entryPoint: entryPoint)
+            try oracle.checkOutput(json.count, "typed JSON", expandedSize: expandedSize)
+            try oracle.checkOutput(TypedJSONWriter(pretty: true).write(value).count, "pretty typed JSON", expandedSize: expandedSize)
+            try oracle.checkOutput(value.description.utf8.count, "printed tree", expandedSize: expandedSize)
+        }
         do {
             let fromJSON = try TypedJSONReader().readUserInfo(json)
             try expect(UserInfoXMLImage.typedJSON(fromJSON) == UserInfoXMLImage.typedJSON(value), "typed JSON round trip changed the value")
@@ -262,6 +369,11 @@ struct PayloadRoundTrip {
         let versioning = FuzzOptions.versioning(options)
         let codec = PayloadCodec(layout: layout, versioning: versioning, limits: FuzzOptions.limits(options))
         guard let first = try? codec.decode(document) else { return }
+        // The envelope as decoded (before URL translation, which only lengthens paths
+        // by a layout's root per URL) weighs at most the payload budget's multiple.
+        let budget = codec.limits.expansionBudget(inputBytes: document.count)
+        let oracle = CostOracle(entryPoint: .payloadDecode)
+        let size = try oracle.expandedSize(of: first.payload.envelope, budget: 2 * budget)
         for format in [PropertyListFormat.binary, .xml] {
             var encoder = codec
             encoder.format = format
@@ -272,6 +384,7 @@ struct PayloadRoundTrip {
             } catch {
                 throw FuzzFinding(entryPoint: .payloadDecode, message: "a decoded payload does not encode (\(format)): \(error)")
             }
+            try oracle.checkOutput(encoded.data.count, "payload \(format)", expandedSize: size)
             var decoder = encoder
             decoder.limits = .default
             let second: DecodedPayload

@@ -1,0 +1,217 @@
+import Foundation
+import KeyedArchive
+import PropertyList
+import PropertyListXML
+import TestSupport
+import Testing
+
+/// Bounded work (Specs/value-model.md, "Cost bounds"): every reader, writer,
+/// set check and report costs time in proportion to its input, whatever its
+/// shape. Each hostile shape is run through the built `plistkit` at size n and
+/// 4n under callgrind, which counts instructions exactly (wall time on this
+/// machine is too noisy to test): past the tool's start-up, 4n may cost at most
+/// 5 times n (linear work costs 4 times; the quadratic algorithms these shapes
+/// once hit cost 16).
+@Suite("Cost grows linearly with the input, whatever its shape")
+struct ScalingTests {
+    /// A copy of plistkit without debug information (valgrind 3.19 cannot read
+    /// Swift's DWARF 5), made once.
+    static let plistkit: String = {
+        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("plistkit-scaling-\(getpid())").path
+        let result = try? launch(which("strip") ?? "/usr/bin/strip", ["--strip-debug", "-o", copy, CLITests.plistkit])
+        return result?.status == 0 ? copy : CLITests.plistkit
+    }()
+
+    /// Instructions `plistkit arguments…` executes on `input` (written to a file),
+    /// and its exit status.
+    static func instructions(_ arguments: [String], input: [UInt8]) throws -> (count: Int, status: Int32) {
+        let valgrind = try #require(which("valgrind"), "valgrind is not installed (apt-get install -y valgrind; .ci/setup installs it)")
+        let directory = try Peers.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("input")
+        try Data(input).write(to: file)
+        let result = try launch(valgrind, ["--tool=callgrind", "--callgrind-out-file=/dev/null", plistkit]
+                                    + arguments.map { $0 == "{}" ? file.path : $0 })
+        let text = String(decoding: result.stderr, as: UTF8.self)
+        let line = try #require(text.split(separator: "\n").first { $0.contains("Collected :") }, "no count in \(text.suffix(500))")
+        return (try #require(Int(line.split(separator: " ").last ?? "")), result.status)
+    }
+
+    /// Instructions at size n and 4n, less what the same verb costs on the smallest
+    /// input. Both must end the same way (`status`): a refusal at 4n would be cheap.
+    static func growth(_ arguments: [String], _ make: (Int) throws -> [UInt8], n: Int, status: Int32 = 0) throws -> (small: Int, large: Int) {
+        let base = try instructions(arguments, input: try make(1))
+        let small = try instructions(arguments, input: try make(n))
+        let large = try instructions(arguments, input: try make(4 * n))
+        #expect(small.status == status && large.status == status, "\(arguments): exit \(small.status) at n, \(large.status) at 4n, not \(status)")
+        return (small.count - base.count, large.count - base.count)
+    }
+
+    static func expectLinear(_ name: String, _ arguments: [String], n: Int, status: Int32 = 0, _ make: (Int) throws -> [UInt8]) throws {
+        let (small, large) = try growth(arguments, make, n: n, status: status)
+        #expect(small > 1_000_000, "\(name): n = \(n) is too small to measure (\(small) instructions)")
+        #expect(Double(large) <= 5 * Double(small), "\(name): n = \(n): \(small) instructions, 4n: \(large) (\(Double(large) / Double(small))×)")
+    }
+
+    /// For verbs whose output is indented (typed JSON, print), the work follows the
+    /// value's expanded size, which grows faster than the input for deep shapes
+    /// (each level adds its depth, as its indentation does) but never past the
+    /// budget: 4n may cost at most 1.25 times n scaled by the expanded sizes' ratio.
+    static func expectLinearInExpandedSize(_ name: String, _ arguments: [String], n: Int, _ make: (Int) throws -> [UInt8],
+                                           expanded: ([UInt8]) throws -> Int) throws {
+        let (small, large) = try growth(arguments, make, n: n)
+        let ratio = Double(try expanded(try make(4 * n))) / Double(try expanded(try make(n)))
+        #expect(small > 1_000_000, "\(name): n = \(n) is too small to measure (\(small) instructions)")
+        #expect(Double(large) <= 1.25 * ratio * Double(small),
+                "\(name): n = \(n): \(small) instructions, 4n: \(large) (\(Double(large) / Double(small))×; expanded size \(ratio)×)")
+    }
+
+    /// Specs/value-model.md, "Expanded size", computed here from the definition:
+    /// every node 8 + its depth + its payload.
+    static func expandedSize(_ value: UserInfoValue, depth: Int = 0) -> Int {
+        var size = 8 + depth
+        switch value {
+        case .string(let string): size += string.utf8.count
+        case .data(let data): size += data.count
+        case .uuid: size += 16
+        case .url(let url):
+            size += url.relative.utf8.count
+            if let base = url.base { size += expandedSize(.url(base), depth: depth + 1) }
+        case .array(let elements): size += elements.reduce(0) { $0 + expandedSize($1, depth: depth + 1) }
+        case .set(let set): size += set.members.reduce(0) { $0 + expandedSize($1, depth: depth + 1) }
+        case .dictionary(let dictionary):
+            for (key, member) in dictionary { size += 8 + depth + 1 + key.utf8.count + expandedSize(member, depth: depth + 1) }
+        default: break
+        }
+        return size
+    }
+
+    // MARK: Shapes
+
+    /// A binary plist: an array of `n` references to one shared dictionary (sharing within the budget).
+    static func sharedWide(_ n: Int) throws -> [UInt8] {
+        var objects: [[UInt8]] = [[0xAF, 0x12] + bigEndian(UInt64(n), width: 4) + Array(repeating: [0, 0, 0, 1], count: n).flatMap { $0 }]
+        objects.append([0xD1, 0, 0, 0, 2, 0, 0, 0, 3])
+        objects.append([0x51, 0x6B])
+        objects.append([0x55] + Array("value".utf8))
+        return bplist(objects, referenceSize: 4)
+    }
+
+    /// A binary plist: a dictionary of `n` distinct keys (the writers sort them).
+    static func manyKeys(_ n: Int) throws -> [UInt8] {
+        var dictionary = PropertyListDictionary()
+        for i in 0..<n { dictionary["key\(i * 7919 % max(n, 1))-\(i)"] = .integer(PropertyListInteger(i)) }
+        return try BinaryPropertyListWriter().writeBytes(.dictionary(dictionary))
+    }
+
+    /// An XML plist: an array of `n` small dictionaries.
+    static func xmlWide(_ n: Int) throws -> [UInt8] {
+        let value = PropertyListValue.array((0..<n).map { .dictionary(["k": .string("v\($0)"), "n": .integer(PropertyListInteger($0))]) })
+        return try XMLPropertyListWriter().writeBytes(value)
+    }
+
+    static func archive(_ objects: [PropertyListValue], root: UInt32 = 1) throws -> [UInt8] {
+        try BinaryPropertyListWriter().writeBytes(["$archiver": "NSKeyedArchiver", "$version": 100_000,
+                                                  "$top": ["root": .uid(root)], "$objects": .array(objects)])
+    }
+
+    /// A keyed archive whose one class entry has `n` class hints and an `n`-long chain.
+    static func classHints(_ n: Int) throws -> [UInt8] {
+        let chain = (0..<n).map { PropertyListValue.string("MyClass\($0)") }
+        return try archive(["$null", ["$class": .uid(2)],
+                            ["$classname": "MyClass0", "$classes": .array(chain), "$classhints": .array(Array(repeating: "NSString", count: n))]])
+    }
+
+    /// A keyed archive of sets and arrays nested `depth` levels, each with 8 integers.
+    static func nestedSets(_ depth: Int) throws -> [UInt8] {
+        var objects: [PropertyListValue] = ["$null", ["$classname": "NSSet", "$classes": ["NSSet", "NSObject"]],
+                                            ["$classname": "NSArray", "$classes": ["NSArray", "NSObject"]]]
+        let ints = objects.count
+        for i in 0..<8 { objects.append(.integer(PropertyListInteger(i))) }
+        var previous: Int?
+        for level in 0..<depth {
+            var members = (0..<8).map { PropertyListValue.uid(UInt32(ints + $0)) }
+            if let previous { members.append(.uid(UInt32(previous))) }
+            objects.append(["$class": .uid(level % 2 == 0 ? 1 : 2), "NS.objects": .array(members)])
+            previous = objects.count - 1
+        }
+        return try archive(objects, root: UInt32(previous ?? 3))
+    }
+
+    /// Typed JSON of the same shape.
+    static func nestedSetsJSON(_ depth: Int) -> [UInt8] {
+        var text = ""
+        for level in 0..<depth {
+            let members = (0..<8).map { #"{"type":"integer","value":"\#($0)"}"# }.joined(separator: ",")
+            text = #"{"type":"\#(level % 2 == 0 ? "set" : "array")","value":[\#(members)\#(text.isEmpty ? "" : "," + text)]}"#
+        }
+        return Array(text.utf8)
+    }
+
+    /// A keyed-archive payload whose userInfo has `n` keys.
+    static func payload(_ n: Int) throws -> [UInt8] {
+        var userInfo = UserInfoDictionary()
+        for i in 0..<n { userInfo["k\(i)"] = .number(.integer(PropertyListInteger(i))) }
+        let envelope: UserInfoValue = ["activityType": "com.example.x", "userInfo": .dictionary(userInfo), "keywords": .set([])]
+        return Array(try KeyedArchiveWriter().write(envelope))
+    }
+
+    /// A keyed archive: a set of `n` distinct arrays, each holding its number and one shared array of 64 integers.
+    static func setsOfSharedArrays(_ n: Int) throws -> [UInt8] {
+        var objects: [PropertyListValue] = ["$null", ["$classname": "NSSet", "$classes": ["NSSet", "NSObject"]],
+                                            ["$classname": "NSArray", "$classes": ["NSArray", "NSObject"]]]
+        let shared = objects.count
+        objects.append(["$class": .uid(2), "NS.objects": .array((0..<64).map { .uid(UInt32(shared + 1 + $0)) })])
+        for i in 0..<64 { objects.append(.integer(PropertyListInteger(1000 + i))) }
+        var members: [PropertyListValue] = []
+        for i in 0..<n {
+            objects.append(.integer(PropertyListInteger(i)))
+            objects.append(["$class": .uid(2), "NS.objects": [.uid(UInt32(objects.count - 1)), .uid(UInt32(shared))]])
+            members.append(.uid(UInt32(objects.count - 1)))
+        }
+        objects.append(["$class": .uid(1), "NS.objects": .array(members)])
+        return try archive(objects, root: UInt32(objects.count - 1))
+    }
+
+    // MARK: Tests
+
+    @Test("binary reader and every writer: a shared dictionary referenced n times")
+    func sharing() throws {
+        for format in ["binary1", "xml1", "json", "typed-json"] {
+            try Self.expectLinear("convert --format \(format)", ["convert", "{}", "--format", format], n: 4000, Self.sharedWide)
+        }
+        try Self.expectLinear("print", ["print", "{}"], n: 4000, Self.sharedWide)
+    }
+
+    @Test("key order: the writers sort n distinct keys in n log n")
+    func keys() throws {
+        try Self.expectLinear("convert --format xml1", ["convert", "{}", "--format", "xml1"], n: 4000, Self.manyKeys)
+        try Self.expectLinear("convert --format binary1", ["convert", "{}", "--format", "binary1"], n: 4000, Self.manyKeys)
+    }
+
+    @Test("XML reader: n dictionaries")
+    func xml() throws {
+        try Self.expectLinear("convert xml → binary1", ["convert", "{}", "--format", "binary1"], n: 2000, Self.xmlWide)
+    }
+
+    @Test("keyed archives: class hints looked up in a set of the chain")
+    func hints() throws {
+        // Refused (classNotAllowed) after the lookup, at both sizes.
+        try Self.expectLinear("unarchive (class hints)", ["unarchive", "{}"], n: 5000, status: 1, Self.classHints)
+    }
+
+    @Test("nested sets: each member's identity computed once (keyed archive in, typed JSON in)")
+    func sets() throws {
+        try Self.expectLinearInExpandedSize("unarchive (nested sets)", ["unarchive", "{}"], n: 100, Self.nestedSets) {
+            Self.expandedSize(try KeyedArchiveReader().read(Data($0)))
+        }
+        try Self.expectLinear("archive (nested sets)", ["archive", "{}"], n: 100, { Self.nestedSetsJSON($0) })
+        try Self.expectLinear("unarchive (sets of shared arrays)", ["unarchive", "{}"], n: 500, Self.setsOfSharedArrays)
+    }
+
+    @Test("payload check: the per-key cost report in one pass")
+    func costReport() throws {
+        // 4n = 600 keys stays inside the payload limits (4,096 objects).
+        try Self.expectLinear("payload check (n keys)", ["payload", "check", "{}", "--budget", "1MiB"], n: 150, Self.payload)
+    }
+}
