@@ -275,9 +275,13 @@ struct ArchiveDecoder {
 
     /// Hands a decoded member to the innermost container.
     private mutating func deliver(_ member: Resolved) throws(UserInfoError) {
-        try Self.deliver(member, into: &stack[stack.count - 1])
-        let frame = stack[stack.count - 1]
-        try checkExpansion(Resolved(value: nil, base: frame.base, nodes: frame.nodes, height: 0), depth: frame.depth - 1, frame.index)
+        let last = stack.count - 1
+        try Self.deliver(member, into: &stack[last])
+        // The container so far, where it is placed (read in place: copying a frame copies its arrays).
+        let (base, nodes, depth, index) = (stack[last].base, stack[last].nodes, stack[last].depth, stack[last].index)
+        guard ExpandedSize.placed(base: base, nodes: nodes, depth: depth - 1) <= expansionBudget else {
+            throw UserInfoError(.expansionLimitExceeded, "the value expands past \(expansionBudget) bytes (the budget for its input)", objectIndex: index)
+        }
     }
 
     private static func deliver(_ member: Resolved, into frame: inout Frame) throws(UserInfoError) {
