@@ -6,46 +6,38 @@ public import PropertyList
 /// (``reason``) and where in the userInfo (``keyPath``); when the bytes
 /// themselves were bad, ``underlying`` holds the userInfo-layer error.
 /// Equality compares codes. See `Specs/payload.md`.
-public struct PayloadError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// Which rule was broken; an open set of named codes.
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
-        public let name: String
-        public init(_ name: String) { self.name = name }
-        public var description: String { name }
-    }
+public struct PayloadError: CodecError {
+    /// Which rule was broken (``ErrorCode``; the name is kept for source compatibility).
+    public typealias Code = ErrorCode
 
-    public var code: Code
+    public var code: ErrorCode
     public var reason: String
     public var keyPath: PropertyListKeyPath
     public var underlying: UserInfoError?
 
-    public init(_ code: Code, _ reason: String, keyPath: PropertyListKeyPath = .root, underlying: UserInfoError? = nil) {
+    public init(_ code: ErrorCode, _ reason: String, keyPath: PropertyListKeyPath = .root, underlying: UserInfoError? = nil) {
         self.code = code
         self.reason = reason
         self.keyPath = keyPath
         self.underlying = underlying
     }
 
-    /// Wraps an error of the userInfo layer (``Code/malformedPayload``).
+    /// Wraps an error of the userInfo layer (``ErrorCode/malformedPayload``).
     public init(_ error: UserInfoError) {
         self.init(.malformedPayload, error.description, keyPath: error.keyPath, underlying: error)
     }
 
+    /// Where in the input: the wrapped error's place, if any.
+    public var location: ErrorLocation { underlying?.location ?? .unknown }
+
+    public var underlyingError: (any CodecError)? { underlying }
+
     public var description: String {
         keyPath.isRoot || underlying != nil ? reason : "\(reason) (key path \(keyPath))"
     }
-
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
-
-    func inside(_ component: PropertyListKeyPath.Component) -> PayloadError {
-        var copy = self
-        copy.keyPath = keyPath.prepending(component)
-        return copy
-    }
 }
 
-extension PayloadError.Code {
+extension ErrorCode {
     // Configuration (Specs/payload.md, "Configuration")
     /// A layout's root is not a normalised absolute path, or a container identifier is invalid.
     public static let invalidLayout = Self("invalidLayout")
@@ -53,8 +45,6 @@ extension PayloadError.Code {
     public static let invalidVersioning = Self("invalidVersioning")
     /// A size budget's limit is negative.
     public static let invalidBudget = Self("invalidBudget")
-    /// A decode limit is negative, or the depth is over `PropertyListLimits.maxSupportedDepth`.
-    public static let invalidLimits = Self("invalidLimits")
 
     // Envelope (Specs/payload.md, "Envelope")
     /// The bytes are not a valid archive of userInfo values; see ``PayloadError/underlying``.

@@ -377,9 +377,9 @@ struct ArchiveDecoder {
             throw UserInfoError(.wrongFieldType, "\(field) holds a \(reference.typeName), not a UID", objectIndex: owner)
         }
         let index = Int(raw)
-        // uidOutOfRange
+        // badReference: a UID names an object of $objects.
         guard index < objects.count else {
-            throw UserInfoError(.uidOutOfRange, "\(field) refers to object \(index), but there are \(objects.count)", objectIndex: owner)
+            throw UserInfoError(.badReference, "\(field) refers to object \(index), but there are \(objects.count)", objectIndex: owner)
         }
         referenced[index] = true
         if index == 0 { return .value(Resolved(leaf: nil)) }
@@ -533,7 +533,7 @@ struct ArchiveDecoder {
         }
         let entry = Int(raw)
         guard entry < objects.count else {
-            throw UserInfoError(.uidOutOfRange, "$class refers to object \(entry), but there are \(objects.count)", objectIndex: index)
+            throw UserInfoError(.badReference, "$class refers to object \(entry), but there are \(objects.count)", objectIndex: index)
         }
         guard entry != 0 else {
             throw UserInfoError(.missingClass, "$class is nil", objectIndex: index)

@@ -44,7 +44,7 @@ public struct TypedJSONReader: Sendable {
     }
 }
 
-extension UserInfoError.Code {
+extension ErrorCode {
     /// Typed JSON text that is not strict JSON.
     public static let invalidJSON = Self("invalidJSON")
     /// A typed-JSON `type` no reader knows.
@@ -55,10 +55,6 @@ extension UserInfoError.Code {
     public static let invalidBase64 = Self("invalidBase64")
     /// A UUID that is not 8-4-4-4-12 hexadecimal digits.
     public static let invalidUUID = Self("invalidUUID")
-    /// A typed-JSON input larger than the input limit.
-    public static let inputTooLarge = Self("inputTooLarge")
-    /// A string longer than the string limit.
-    public static let stringLimitExceeded = Self("stringLimitExceeded")
 }
 
 /// Converts parsed JSON nodes to values.

@@ -158,7 +158,7 @@ public enum PlainProfile {
     }
 }
 
-extension UserInfoError.Code {
+extension ErrorCode {
     /// A plain userInfo whose top-level dictionary has the key `$archiver`.
     public static let reservedKey = Self("reservedKey")
 }

@@ -6,18 +6,12 @@ public import PropertyList
 /// (``keyPath``), where in the input text (``location``, for typed JSON), and,
 /// when the bytes were not even a valid property list, the ``underlying``
 /// property-list error. Equality compares codes. See `Specs/keyed-archive.md`.
-public struct UserInfoError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// Which rule was broken; an open set of named codes.
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
-        /// The code's name, as written in `Specs/`.
-        public let name: String
-        /// Declares a code (layers above extend the list).
-        public init(_ name: String) { self.name = name }
-        public var description: String { name }
-    }
+public struct UserInfoError: CodecError {
+    /// Which rule was broken (``ErrorCode``; the name is kept for source compatibility).
+    public typealias Code = ErrorCode
 
     /// The rule that was broken.
-    public var code: Code
+    public var code: ErrorCode
     /// A short human explanation.
     public var reason: String
     /// The index in the archive's `$objects`, when the problem is in one object.
@@ -25,13 +19,13 @@ public struct UserInfoError: Error, Sendable, Hashable, CustomStringConvertible 
     /// Where in the userInfo value (archive reading and writing, typed JSON).
     public var keyPath: PropertyListKeyPath
     /// Where in the input text (typed JSON), or in the property-list bytes.
-    public var location: PropertyListError.Location
+    public var location: ErrorLocation
     /// The property-list error, when the input was not a valid property list.
     public var underlying: PropertyListError?
 
     /// Creates an error.
-    public init(_ code: Code, _ reason: String, objectIndex: Int? = nil,
-                keyPath: PropertyListKeyPath = .root, location: PropertyListError.Location = .unknown,
+    public init(_ code: ErrorCode, _ reason: String, objectIndex: Int? = nil,
+                keyPath: PropertyListKeyPath = .root, location: ErrorLocation = .unknown,
                 underlying: PropertyListError? = nil) {
         self.code = code
         self.reason = reason
@@ -41,10 +35,12 @@ public struct UserInfoError: Error, Sendable, Hashable, CustomStringConvertible 
         self.underlying = underlying
     }
 
-    /// Wraps a property-list error (``Code/propertyList``), keeping its location.
+    /// Wraps a property-list error (``ErrorCode/propertyList``), keeping its location.
     public init(_ error: PropertyListError) {
         self.init(.propertyList, error.description, location: error.location, underlying: error)
     }
+
+    public var underlyingError: (any CodecError)? { underlying }
 
     /// `reason (object N, at line L, column C, key path P)`, leaving out what is unknown.
     public var description: String {
@@ -52,23 +48,13 @@ public struct UserInfoError: Error, Sendable, Hashable, CustomStringConvertible 
         if let objectIndex { places.append("object \(objectIndex)") }
         if location != .unknown, underlying == nil { places.append("at \(location)") }
         if !keyPath.isRoot { places.append("key path \(keyPath)") }
-        return places.isEmpty ? reason : "\(reason) (\(places.joined(separator: ", ")))"
-    }
-
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
-
-    /// The error with `component` added at the outer end of its key path.
-    func inside(_ component: PropertyListKeyPath.Component) -> UserInfoError {
-        var copy = self
-        copy.keyPath = keyPath.prepending(component)
-        return copy
+        return Self.describe(reason, places: places)
     }
 }
 
 // MARK: - Codes (Specs/keyed-archive.md)
 
-extension UserInfoError.Code {
+extension ErrorCode {
     /// The bytes are not a valid property list; see ``UserInfoError/underlying``.
     public static let propertyList = Self("propertyList")
     /// The archive's top-level dictionary lacks `$archiver`, `$version`, `$top` or `$objects`.
@@ -85,8 +71,6 @@ extension UserInfoError.Code {
     public static let badTop = Self("badTop")
     /// The root reference is nil (UID 0 or the `$null` object).
     public static let nilRoot = Self("nilRoot")
-    /// A UID is not below the number of objects.
-    public static let uidOutOfRange = Self("uidOutOfRange")
     /// An object's class is not one of the ten userInfo classes (or their mutable variants).
     public static let classNotAllowed = Self("classNotAllowed")
     /// A class entry is malformed or contradicts itself (name, chain, hints).
@@ -101,32 +85,18 @@ extension UserInfoError.Code {
     public static let unexpectedField = Self("unexpectedField")
     /// `NS.keys` and `NS.objects` differ in length.
     public static let keysObjectsMismatch = Self("keysObjectsMismatch")
-    /// A dictionary key is not a string.
-    public static let nonStringKey = Self("nonStringKey")
-    /// A dictionary holds the same key twice.
-    public static let duplicateKey = Self("duplicateKey")
     /// A set holds two exactly equal members.
     public static let duplicateSetMember = Self("duplicateSetMember")
     /// A set holds two members Foundation considers equal (such as 1, 1.0 and true).
     public static let ambiguousSetMembers = Self("ambiguousSetMembers")
     /// A collection member is nil.
     public static let nilMember = Self("nilMember")
-    /// An object contains itself (an array inside itself, a URL based on itself).
-    public static let cyclicReference = Self("cyclicReference")
-    /// Objects nest deeper than the depth limit.
-    public static let depthLimitExceeded = Self("depthLimitExceeded")
-    /// A collection holds more members than the collection limit.
-    public static let collectionLimitExceeded = Self("collectionLimitExceeded")
-    /// Shared references expand beyond the node limit.
-    public static let expansionLimitExceeded = Self("expansionLimitExceeded")
     /// An object in `$objects` is referenced by nothing reachable from the root.
     public static let unreferencedObject = Self("unreferencedObject")
     /// An inline object of a type no userInfo value is archived as (a UID, a plain date, a binary null).
     public static let unexpectedObjectType = Self("unexpectedObjectType")
     /// A URL string that Foundation cannot parse.
     public static let invalidURL = Self("invalidURL")
-    /// A date that is NaN or infinite.
-    public static let invalidDate = Self("invalidDate")
     /// The string `$null`, which NSKeyedUnarchiver reads back as nil.
     public static let reservedString = Self("reservedString")
     /// A plain-profile value of a type plain property lists cannot carry (null, set, UUID, URL).

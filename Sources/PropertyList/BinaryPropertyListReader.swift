@@ -149,10 +149,10 @@ internal struct BinaryInput {
         guard size >= 6, bytes.starts(with: BinaryFormat.magic) else {
             throw PropertyListError(.badMagic, "not a binary property list (no \"bplist\" header)", at: .byteOffset(0))
         }
-        // unsupportedVersion: only version "00" is a public format.
+        // unsupportedBinaryVersion: only version "00" is a public format.
         guard size >= 8, bytes[6] == UInt8(ascii: "0"), bytes[7] == UInt8(ascii: "0") else {
             let shown = size >= 8 ? String(decoding: bytes[6..<8], as: UTF8.self) : "?"
-            throw PropertyListError(.unsupportedVersion, "binary property list version \"\(shown)\" is not supported (only \"00\")", at: .byteOffset(6))
+            throw PropertyListError(.unsupportedBinaryVersion, "binary property list version \"\(shown)\" is not supported (only \"00\")", at: .byteOffset(6))
         }
         // truncated: room for the header, one object, one offset and the trailer.
         guard size >= BinaryFormat.minimumSize else {
@@ -273,9 +273,9 @@ internal struct BinaryInput {
             throw PropertyListError(.unsupportedObject, "UTF-8 string marker 0x7n belongs to CoreFoundation's private bplist1x formats", at: .byteOffset(start))
         case BinaryFormat.Marker.uid:
             let width = low + 1
-            // uidOutOfRange: UIDs are at most 4 bytes wide.
+            // uidTooWide: UIDs are at most 4 bytes wide.
             guard width <= 4 else {
-                throw PropertyListError(.uidOutOfRange, "UID of \(width) bytes (at most 4)", at: .byteOffset(start))
+                throw PropertyListError(.uidTooWide, "UID of \(width) bytes (at most 4)", at: .byteOffset(start))
             }
             try need(width, at: start + 1, for: start)
             return (.uid(UInt32(truncatingIfNeeded: loadBigEndian(at: start + 1, width: width))), start + 1 + width)

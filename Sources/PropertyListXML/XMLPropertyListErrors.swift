@@ -3,7 +3,7 @@ public import PropertyList
 // Error codes of the XML property-list reader and writer.
 // Each is a rule in Specs/xml-plist.md, under the same name.
 
-extension PropertyListError.Code {
+extension ErrorCode {
     /// Not well-formed XML (libxml2's message, line and column).
     public static let malformedXML = Self("malformedXML")
     /// Bytes that are not UTF-8 (after a UTF-16 byte-order mark is decoded).

@@ -302,9 +302,9 @@ struct PlistGrammar {
             }
             // A dictionary whose only key is CF$UID, holding an integer in [0, 2^32), is a UID (CoreFoundation's reading).
             if dictionary.count == 1, case .integer(let integer)? = dictionary["CF$UID"] {
-                // uidOutOfRange: CoreFoundation would truncate a wider integer to a 32-bit UID.
+                // uidTooWide: CoreFoundation would truncate a wider integer to a 32-bit UID.
                 guard let uid = integer.uint64Value.flatMap(UInt32.init(exactly:)) else {
-                    throw PropertyListError(.uidOutOfRange, "a CF$UID dictionary holds \(integer), outside [0, 2^32) (CoreFoundation would truncate it)")
+                    throw PropertyListError(.uidTooWide, "a CF$UID dictionary holds \(integer), outside [0, 2^32) (CoreFoundation would truncate it)")
                 }
                 value = .uid(uid)
             } else {

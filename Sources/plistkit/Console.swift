@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import ActivityPayload
 import KeyedArchive
 import PropertyList
 
@@ -57,9 +56,7 @@ enum Console {
     /// names the property-list rule).
     static func code(of error: any Error) -> String? {
         switch error {
-        case let error as PropertyListError: return error.code.name
-        case let error as UserInfoError: return error.code == .propertyList ? error.underlying?.code.name ?? error.code.name : error.code.name
-        case let error as PayloadError: return error.code.name
+        case let error as any CodecError: return (error.code == .propertyList ? error.innermostCode : error.code).name
         case let error as CLIFailure: return error.code
         default: return nil
         }

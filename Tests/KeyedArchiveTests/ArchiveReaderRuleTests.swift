@@ -126,11 +126,11 @@ struct ArchiveReaderRuleTests {
 
     // MARK: References and graph
 
-    @Test("uidOutOfRange: every UID is below the object count")
-    func uidOutOfRange() {
-        #expect(unarchiveError(archive(["x"], root: .uid(9)))?.code == .uidOutOfRange)
-        #expect(unarchiveError(archive([["NS.objects": uids(99), "$class": .uid(2)], classEntry("NSArray")]))?.code == .uidOutOfRange)
-        #expect(unarchiveError(archive([["NS.objects": uids(), "$class": .uid(99)]]))?.code == .uidOutOfRange)
+    @Test("badReference: every UID is below the object count")
+    func badReference() {
+        #expect(unarchiveError(archive(["x"], root: .uid(9)))?.code == .badReference)
+        #expect(unarchiveError(archive([["NS.objects": uids(99), "$class": .uid(2)], classEntry("NSArray")]))?.code == .badReference)
+        #expect(unarchiveError(archive([["NS.objects": uids(), "$class": .uid(99)]]))?.code == .badReference)
     }
 
     @Test("nilMember: collections hold no nil")

@@ -111,13 +111,13 @@ struct BinaryReaderRuleTests {
         #expect(binaryError(file)?.code == .badMagic)
     }
 
-    @Test("unsupportedVersion: bplist versions other than 00, including the private bplist1x")
-    func unsupportedVersion() {
+    @Test("unsupportedBinaryVersion: bplist versions other than 00, including the private bplist1x")
+    func unsupportedBinaryVersion() {
         for version in ["15", "16", "17", "01", "0x"] {
             var file = bplist([[0x09]])
             file[6] = Array(version.utf8)[0]
             file[7] = Array(version.utf8)[1]
-            #expect(binaryError(file)?.code == .unsupportedVersion, "bplist\(version)")
+            #expect(binaryError(file)?.code == .unsupportedBinaryVersion, "bplist\(version)")
         }
     }
 
@@ -307,10 +307,10 @@ struct BinaryReaderRuleTests {
         }
     }
 
-    @Test("uidOutOfRange: UIDs wider than 4 bytes")
-    func uidOutOfRange() {
-        #expect(binaryError(bplist([[0x84, 0, 0, 0, 0, 1]]))?.code == .uidOutOfRange)
-        #expect(binaryError(bplist([[0x8F] + Array(repeating: 0, count: 16)]))?.code == .uidOutOfRange)
+    @Test("uidTooWide: UIDs wider than 4 bytes")
+    func uidTooWide() {
+        #expect(binaryError(bplist([[0x84, 0, 0, 0, 0, 1]]))?.code == .uidTooWide)
+        #expect(binaryError(bplist([[0x8F] + Array(repeating: 0, count: 16)]))?.code == .uidTooWide)
     }
 
     @Test("cyclicReference: an object may not contain itself")

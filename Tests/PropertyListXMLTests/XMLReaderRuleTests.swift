@@ -81,7 +81,7 @@ struct XMLReaderRuleTests {
         #expect(try XMLPropertyListReader().read(plist("<real>NaN</real>")).realValue?.isNaN == true)
     }
 
-    @Test("a one-key CF$UID dictionary is a UID (CoreFoundation's reading); other shapes stay dictionaries (wide integers: uidOutOfRange, below)")
+    @Test("a one-key CF$UID dictionary is a UID (CoreFoundation's reading); other shapes stay dictionaries (wide integers: uidTooWide, below)")
     func uids() throws {
         #expect(try XMLPropertyListReader().read(plist("<dict><key>CF$UID</key><integer>7</integer></dict>")) == .uid(7))
         #expect(try XMLPropertyListReader().read(plist("<dict><key>CF$UID</key><integer>4294967295</integer></dict>")) == .uid(4_294_967_295))
@@ -177,9 +177,9 @@ struct XMLReaderRuleTests {
         (.misplacedReference, "<plist><integer>1&amp;</integer></plist>"),
         (.misplacedReference, "<plist><dict>&#13;<key>a</key><true/></dict></plist>"),
         (.misplacedReference, "<plist><array><true/>&#32;</array></plist>"),
-        // uidOutOfRange: CoreFoundation truncates these to 32-bit UIDs (Linux Foundation reads 4294967296 as UID 0).
-        (.uidOutOfRange, "<plist><dict><key>CF$UID</key><integer>4294967296</integer></dict></plist>"),
-        (.uidOutOfRange, "<plist><dict><key>CF$UID</key><integer>-1</integer></dict></plist>"),
+        // uidTooWide: CoreFoundation truncates these to 32-bit UIDs (Linux Foundation reads 4294967296 as UID 0).
+        (.uidTooWide, "<plist><dict><key>CF$UID</key><integer>4294967296</integer></dict></plist>"),
+        (.uidTooWide, "<plist><dict><key>CF$UID</key><integer>-1</integer></dict></plist>"),
         (.invalidInteger, "<plist><integer>-9223372036854775809</integer></plist>"),
         (.invalidInteger, "<plist><integer>1.0</integer></plist>"),
         (.invalidInteger, "<plist><integer> 1</integer></plist>"),
