@@ -3,14 +3,23 @@
 // ActivityCodec: strict, fast codecs for Handoff activity payloads
 // (binary and XML property lists, NSKeyedArchiver archives of userInfo values).
 //
-// Layers, each depending only on the ones below (see Specs/README.md):
-//   PropertyList ← PropertyListXML ← KeyedArchive ← ActivityPayload ← plistkit (CLI)
+// Modules, each depending only on the ones it names (Specs/architecture.md
+// draws this graph):
+//   PropertyList                      values, limits, errors, binary codec
+//   PropertyListXML → PropertyList    XML codec (libxml2, through CLibXML2Bridge)
+//   UserInfo → PropertyList           the ten-type userInfo model, Codable
+//   TypedJSON → UserInfo              strict JSON, typed JSON, plain JSON
+//   KeyedArchive → UserInfo           NSKeyedArchiver archives, profiles
+//   DocumentFormats → all of the above: detect a format, read and write it
+//   Handoff → DocumentFormats         activity payloads: envelope, URLs, versions, budgets
+//   plistkit → Handoff                the command line tool
 // FuzzChecks holds the round-trip oracles of the fuzz package in Fuzz/.
 import PackageDescription
 
 let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
 let package = Package(
@@ -19,8 +28,11 @@ let package = Package(
     products: [
         .library(name: "PropertyList", targets: ["PropertyList"]),
         .library(name: "PropertyListXML", targets: ["PropertyListXML"]),
+        .library(name: "UserInfo", targets: ["UserInfo"]),
+        .library(name: "TypedJSON", targets: ["TypedJSON"]),
         .library(name: "KeyedArchive", targets: ["KeyedArchive"]),
-        .library(name: "ActivityPayload", targets: ["ActivityPayload"]),
+        .library(name: "DocumentFormats", targets: ["DocumentFormats"]),
+        .library(name: "Handoff", targets: ["Handoff"]),
         .executable(name: "plistkit", targets: ["plistkit"]),
         // The round-trip oracles of the fuzz targets (Fuzz/), shared with the
         // regression replay tests. Not API for applications.
@@ -59,38 +71,54 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
-            name: "KeyedArchive",
+            name: "UserInfo",
             dependencies: [
                 "PropertyList",
-                "PropertyListXML",
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ],
             swiftSettings: strictSettings
         ),
         .target(
-            name: "ActivityPayload",
-            dependencies: ["KeyedArchive", "PropertyList"],
+            name: "TypedJSON",
+            dependencies: ["PropertyList", "UserInfo"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "KeyedArchive",
+            dependencies: ["PropertyList", "UserInfo"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "DocumentFormats",
+            dependencies: ["PropertyList", "PropertyListXML", "UserInfo", "TypedJSON", "KeyedArchive"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "Handoff",
+            dependencies: ["PropertyList", "UserInfo", "KeyedArchive", "DocumentFormats"],
             swiftSettings: strictSettings
         ),
         .target(
             name: "FuzzChecks",
-            dependencies: ["PropertyList", "PropertyListXML", "KeyedArchive", "ActivityPayload"],
+            dependencies: ["PropertyList", "PropertyListXML", "UserInfo", "TypedJSON", "KeyedArchive", "DocumentFormats", "Handoff"],
             swiftSettings: strictSettings
         ),
         .executableTarget(
             name: "plistkit",
             dependencies: [
                 "PropertyList",
-                "PropertyListXML",
+                "UserInfo",
+                "TypedJSON",
                 "KeyedArchive",
-                "ActivityPayload",
+                "DocumentFormats",
+                "Handoff",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
         ),
         .executableTarget(
             name: "plistkit-bench",
-            dependencies: ["PropertyList", "PropertyListXML", "KeyedArchive"],
+            dependencies: ["PropertyList", "UserInfo", "KeyedArchive", "DocumentFormats"],
             swiftSettings: strictSettings
         ),
         // A peer for the tests: Linux Foundation's reader, in its own process
@@ -104,7 +132,8 @@ let package = Package(
             name: "TestSupport",
             dependencies: [
                 "PropertyList",
-                "KeyedArchive",
+                "UserInfo",
+                "TypedJSON",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             path: "Tests/TestSupport"
@@ -132,9 +161,21 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "UserInfoTests",
+            dependencies: ["UserInfo", "KeyedArchive", "PropertyList", "TestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "TypedJSONTests",
+            dependencies: ["TypedJSON", "UserInfo", "PropertyList", "TestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "KeyedArchiveTests",
             dependencies: [
                 "KeyedArchive",
+                "UserInfo",
+                "TypedJSON",
                 "PropertyList",
                 "TestSupport",
                 "foundation-peer",
@@ -143,9 +184,17 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
-            name: "ActivityPayloadTests",
+            name: "DocumentFormatsTests",
             dependencies: [
-                "ActivityPayload", "KeyedArchive", "PropertyList", "TestSupport",
+                "DocumentFormats", "KeyedArchive", "UserInfo", "PropertyList", "PropertyListXML", "TypedJSON", "TestSupport",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "HandoffTests",
+            dependencies: [
+                "Handoff", "DocumentFormats", "KeyedArchive", "UserInfo", "TypedJSON", "PropertyList", "TestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             swiftSettings: strictSettings
@@ -158,7 +207,8 @@ let package = Package(
         .testTarget(
             name: "PlistkitTests",
             dependencies: [
-                "PropertyList", "PropertyListXML", "KeyedArchive", "TestSupport", "plistkit", "foundation-peer",
+                "PropertyList", "PropertyListXML", "UserInfo", "TypedJSON", "KeyedArchive", "DocumentFormats",
+                "TestSupport", "plistkit", "foundation-peer",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             swiftSettings: strictSettings

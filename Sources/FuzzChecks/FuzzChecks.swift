@@ -2,7 +2,10 @@ import FoundationEssentials
 public import PropertyList
 import PropertyListXML
 import KeyedArchive
-import ActivityPayload
+import Handoff
+import UserInfo
+import TypedJSON
+import DocumentFormats
 
 /// The entry points the fuzz targets drive, by the name used in `Fuzz/`,
 /// `Corpus/<name>/` and `Corpus/regressions/<name>-*`.

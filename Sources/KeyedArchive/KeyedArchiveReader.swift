@@ -1,5 +1,6 @@
 public import FoundationEssentials
 public import PropertyList
+public import UserInfo
 
 /// Reads NSKeyedArchiver archives of userInfo values strictly: the archives
 /// Apple's system writes for a Handoff `userInfo` (and Linux Foundation's),
@@ -23,9 +24,17 @@ public struct KeyedArchiveReader: Sendable {
         self.limits = limits
     }
 
-    /// Decodes a keyed archive given as a binary or XML property list.
+    /// Decodes a keyed archive given as a binary property list, the form
+    /// NSKeyedArchiver writes. (An archive in any property-list format, or a
+    /// plain userInfo, reads with `UserInfoCodec` of the DocumentFormats module.)
     public func read(_ data: Data) throws(UserInfoError) -> UserInfoValue {
-        try unarchive(try PropertyListCodec.decode(data, limits: limits), inputBytes: data.count)
+        let plist: PropertyListValue
+        do throws(PropertyListError) {
+            plist = try BinaryPropertyListReader(limits: limits).read(data)
+        } catch {
+            throw UserInfoError(error)
+        }
+        return try unarchive(plist, inputBytes: data.count)
     }
 
     /// Decodes a keyed archive from its property-list value.
@@ -46,7 +55,7 @@ public struct KeyedArchiveReader: Sendable {
     /// True when `plist` looks like a keyed archive (a dictionary with `$archiver`),
     /// which is how decoding tells the keyed-archive profile from the plain one.
     public static func isArchive(_ plist: PropertyListValue) -> Bool {
-        plist.dictionaryValue?[Field.archiver] != nil
+        UserInfoProfile.of(plist) == .keyedArchive
     }
 }
 
@@ -350,7 +359,7 @@ struct ArchiveDecoder {
             return Resolved(value: .array(frame.elements), base: frame.base, nodes: frame.nodes, height: frame.height + 1)
         case .set:
             // ambiguousSetMembers: no two members Foundation would merge.
-            do { try FoundationIdentity.checkDistinct(frame.set) } catch {
+            do { try frame.set.checkFoundationDistinct() } catch {
                 var located = error
                 located.objectIndex = frame.index
                 throw located
@@ -361,7 +370,7 @@ struct ArchiveDecoder {
         case .url:
             let url = UserInfoURL(relative: frame.relative!, base: frame.urlBase)
             // invalidURL: Foundation must be able to build the URL.
-            guard URLSyntax.isValid(url) else {
+            guard url.isValid else {
                 throw UserInfoError(.invalidURL, "\"\(url.relative)\" is not a URL Foundation can parse", objectIndex: frame.index)
             }
             return Resolved(value: .url(url), base: frame.base, nodes: frame.nodes, height: frame.height + 1)
@@ -403,10 +412,8 @@ struct ArchiveDecoder {
         case .string(let string):
             // NSKeyedUnarchiver reads any "$null" string object as nil.
             value = ExactString.equal(string, Field.nullObject) ? nil : .string(string)
-        case .integer(let integer): value = .number(.integer(integer))
-        case .real(let real): value = .number(.real(real))
-        case .bool(let flag): value = .number(.bool(flag))
-        case .data(let data): value = .data(data)
+        case .integer, .real, .bool, .data:
+            value = UserInfoValue(propertyListScalar: objects[index])
         case .dictionary(let fields):
             let archiveClass = try instanceClass(index, fields)
             let kind: Frame.Kind?
@@ -421,10 +428,7 @@ struct ArchiveDecoder {
                 // The expected type is known from the class, before decoding anything under it.
                 try check(kind == .url ? .url(UserInfoURL(relative: "")) : .array([]), expectation, field, index)
                 let depth = depthAbove + 1
-                // depthLimitExceeded
-                guard depth <= limits.maxDepth else {
-                    throw UserInfoError(.depthLimitExceeded, "objects nest deeper than \(limits.maxDepth)", objectIndex: index)
-                }
+                try checkDepth(depth, index)
                 let references = try containerReferences(kind, fields, index)
                 slots[index] = .inProgress
                 stack.append(Frame(index: index, kind: kind, depth: depth, references: references))

@@ -1,5 +1,6 @@
 public import FoundationEssentials
 public import PropertyList
+public import UserInfo
 
 /// Writes userInfo values as NSKeyedArchiver archives, the form in which
 /// Apple's system archives a Handoff `userInfo`, so that Apple's
@@ -65,9 +66,17 @@ public struct KeyedArchiveWriter: Sendable {
         return (archive, builder.trace ?? [])
     }
 
-    /// The archive as a binary (default) or XML property list.
-    public func write(_ value: UserInfoValue, format: PropertyListFormat = .binary) throws(UserInfoError) -> Data {
-        try PropertyListCodec.encode(try archive(value), format: format)
+    /// The archive as a binary property list, the form NSKeyedArchiver writes.
+    /// (For XML, write ``archive(_:)`` with the XML writer, or use `UserInfoCodec`
+    /// of the DocumentFormats module.)
+    public func write(_ value: UserInfoValue) throws(UserInfoError) -> Data {
+        let archive = try archive(value)
+        do throws(PropertyListError) {
+            // An archive's own property list nests four deep, whatever the userInfo's depth.
+            return try BinaryPropertyListWriter().write(archive)
+        } catch {
+            throw UserInfoError(error)
+        }
     }
 }
 
@@ -111,10 +120,7 @@ struct ArchiveBuilder {
         switch value {
         case .string(let string):
             return try encodeString(string)
-        case .number(.integer(let integer)): return inline(.integer(integer))
-        case .number(.real(let real)): return inline(.real(real))
-        case .number(.bool(let flag)): return inline(.bool(flag))
-        case .data(let data): return inline(.data(data))
+        case .number, .data: return inline(value.propertyListScalar!)
         case .null:
             if let nullObject { return nullObject }
             let uid = append(.null)
@@ -138,7 +144,7 @@ struct ArchiveBuilder {
         case .array(let elements):
             return try encodeList(elements, as: .array, depth: depth)
         case .set(let set):
-            return try encodeList(try CanonicalOrder.setMembers(set), as: .set, depth: depth)
+            return try encodeList(try set.canonicalMembersCheckingDistinct(), as: .set, depth: depth)
         case .dictionary(let dictionary):
             return try encodeDictionary(dictionary, depth: depth)
         }
@@ -204,7 +210,7 @@ struct ArchiveBuilder {
     /// NSURL encodes its base first, then its relative string.
     private mutating func encodeURL(_ url: UserInfoURL, depth: Int) throws(UserInfoError) -> UInt32 {
         // invalidURL: only strings Foundation can parse as URLs.
-        guard URLSyntax.isValid(url) else {
+        guard url.isValid else {
             throw UserInfoError(.invalidURL, "\"\(url.relative)\" is not a URL Foundation can parse")
         }
         try enter(depth)

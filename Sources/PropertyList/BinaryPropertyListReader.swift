@@ -72,23 +72,7 @@ public struct BinaryPropertyListReader: Sendable {
 
 /// Constants of the `bplist00` layout (Specs/binary-plist.md, "Layout").
 internal enum BinaryFormat {
-    /// True when every byte is below 0x80 (eight bytes at a time).
-    static func isASCII(_ region: UnsafeRawBufferPointer) -> Bool {
-        var i = 0
-        let count = region.count
-        while i + 8 <= count {
-            if region.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
-            i += 8
-        }
-        while i < count {
-            if region[i] >= 0x80 { return false }
-            i += 1
-        }
-        return true
-    }
-
     static let magic: [UInt8] = Array("bplist".utf8)
-    static let version: [UInt8] = Array("00".utf8)
     static let headerSize = 8
     static let trailerSize = 32
     /// Header, one 1-byte object, one 1-byte offset entry, trailer.
@@ -162,7 +146,7 @@ internal struct BinaryInput {
         let trailer = size - BinaryFormat.trailerSize
         // badTrailer: the five unused bytes and the sort version are zero, as Apple writes them.
         for offset in trailer..<(trailer + 6) where bytes[offset] != 0 {
-            throw PropertyListError(.badTrailer, "reserved trailer byte is 0x\(Self.hex(bytes[offset])), not zero", at: .byteOffset(offset))
+            throw PropertyListError(.badTrailer, "reserved trailer byte is 0x\(Hex.upper(bytes[offset])), not zero", at: .byteOffset(offset))
         }
         let offsetSize = Int(bytes[trailer + 6])
         let referenceSize = Int(bytes[trailer + 7])
@@ -228,9 +212,9 @@ internal struct BinaryInput {
             case BinaryFormat.Marker.fill:
                 throw PropertyListError(.unsupportedObject, "fill byte 0x0F is not a value", at: .byteOffset(start))
             case 0x0C, 0x0D, 0x0E:
-                throw PropertyListError(.unsupportedObject, "marker 0x\(Self.hex(marker)) (URL/UUID) belongs to CoreFoundation's private bplist1x formats", at: .byteOffset(start))
+                throw PropertyListError(.unsupportedObject, "marker 0x\(Hex.upper(marker)) (URL/UUID) belongs to CoreFoundation's private bplist1x formats", at: .byteOffset(start))
             default:
-                throw PropertyListError(.unknownMarker, "unknown marker 0x\(Self.hex(marker))", at: .byteOffset(start))
+                throw PropertyListError(.unknownMarker, "unknown marker 0x\(Hex.upper(marker))", at: .byteOffset(start))
             }
         case BinaryFormat.Marker.int:
             return try decodeInteger(at: start)
@@ -249,7 +233,7 @@ internal struct BinaryInput {
             }
         case 0x30:
             guard marker == BinaryFormat.Marker.date else {
-                throw PropertyListError(.unknownMarker, "unknown marker 0x\(Self.hex(marker)) (dates are 0x33)", at: .byteOffset(start))
+                throw PropertyListError(.unknownMarker, "unknown marker 0x\(Hex.upper(marker)) (dates are 0x33)", at: .byteOffset(start))
             }
             try need(8, at: start + 1, for: start)
             let seconds = Double(bitPattern: loadBigEndian(at: start + 1, width: 8))
@@ -280,9 +264,9 @@ internal struct BinaryInput {
             try need(width, at: start + 1, for: start)
             return (.uid(UInt32(truncatingIfNeeded: loadBigEndian(at: start + 1, width: width))), start + 1 + width)
         case BinaryFormat.Marker.orderedSet, BinaryFormat.Marker.set:
-            throw PropertyListError(.unsupportedObject, "sets (marker 0x\(Self.hex(marker))) are not property-list values", at: .byteOffset(start))
+            throw PropertyListError(.unsupportedObject, "sets (marker 0x\(Hex.upper(marker))) are not property-list values", at: .byteOffset(start))
         default:
-            throw PropertyListError(.unknownMarker, "unknown marker 0x\(Self.hex(marker))", at: .byteOffset(start))
+            throw PropertyListError(.unknownMarker, "unknown marker 0x\(Hex.upper(marker))", at: .byteOffset(start))
         }
     }
 
@@ -328,8 +312,8 @@ internal struct BinaryInput {
             try need(count, at: content, for: start)
             let region = UnsafeRawBufferPointer(rebasing: bytes[content..<(content + count)])
             // invalidASCII: every byte is below 0x80 (checked eight at a time).
-            if let bad = Self.firstNonASCII(region) {
-                throw PropertyListError(.invalidASCII, "byte 0x\(Self.hex(region[bad])) in an ASCII string", at: .byteOffset(content + bad))
+            if let bad = WordScan.firstNonASCII(region) {
+                throw PropertyListError(.invalidASCII, "byte 0x\(Hex.upper(region[bad])) in an ASCII string", at: .byteOffset(content + bad))
             }
             // ASCII is valid UTF-8, which String's initialiser confirms on its fast path.
             return (String(decoding: region.assumingMemoryBound(to: UInt8.self), as: UTF8.self), content + count)
@@ -427,7 +411,7 @@ internal struct BinaryInput {
         let lengthMarker = bytes[lengthAt]
         // badLength: an extended length is an integer object of 1, 2, 4 or 8 bytes.
         guard lengthMarker & 0xF0 == BinaryFormat.Marker.int, lengthMarker & 0x0F <= 3 else {
-            throw PropertyListError(.badLength, "extended length has marker 0x\(Self.hex(lengthMarker)), not a 1-8 byte integer", at: .byteOffset(lengthAt))
+            throw PropertyListError(.badLength, "extended length has marker 0x\(Hex.upper(lengthMarker)), not a 1-8 byte integer", at: .byteOffset(lengthAt))
         }
         let width = 1 << Int(lengthMarker & 0x0F)
         try need(width, at: lengthAt + 1, for: start)
@@ -505,25 +489,6 @@ internal struct BinaryInput {
         UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
     }
 
-    /// The index of the first byte ≥ 0x80, eight bytes at a time.
-    static func firstNonASCII(_ region: UnsafeRawBufferPointer) -> Int? {
-        var i = 0
-        let count = region.count
-        while i + 8 <= count {
-            if region.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { break }
-            i += 8
-        }
-        while i < count {
-            if region[i] >= 0x80 { return i }
-            i += 1
-        }
-        return nil
-    }
-
-    static func hex(_ byte: UInt8) -> String {
-        let digits = Array("0123456789ABCDEF".utf8)
-        return String(decoding: [digits[Int(byte >> 4)], digits[Int(byte & 0xF)]], as: UTF8.self)
-    }
 }
 
 /// The decoding state for one input: what is known about each object, and
@@ -769,7 +734,7 @@ internal struct BinaryPropertyListDecoder: ~Copyable {
         let kind = input.bytes[offset] & 0xF0
         // nonStringKey: keys are ASCII or UTF-16 strings.
         guard kind == BinaryFormat.Marker.asciiString || kind == BinaryFormat.Marker.utf16String else {
-            throw PropertyListError(.nonStringKey, "dictionary key is not a string (marker 0x\(BinaryInput.hex(input.bytes[offset])))", at: .byteOffset(offset))
+            throw PropertyListError(.nonStringKey, "dictionary key is not a string (marker 0x\(Hex.upper(input.bytes[offset])))", at: .byteOffset(offset))
         }
         let decoded = try decodeObject(index, depth: 0)
         guard case .string(let key) = decoded.value else { preconditionFailure("string marker decoded to \(decoded.value.typeName)") }

@@ -325,7 +325,7 @@ internal struct BinaryPropertyListFlattener: ~Copyable {
     private static func appendString(_ string: String, to out: inout ByteSink) {
         var string = string
         let ascii = string.withUTF8 { utf8 -> Bool in
-            guard BinaryFormat.isASCII(UnsafeRawBufferPointer(utf8)) else { return false }
+            guard WordScan.firstNonASCII(UnsafeRawBufferPointer(utf8)) == nil else { return false }
             appendHeader(BinaryFormat.Marker.asciiString, count: utf8.count, to: &out)
             out.append(utf8)
             return true

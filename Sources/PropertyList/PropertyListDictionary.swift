@@ -412,7 +412,7 @@ enum UTF16Order {
                 for k in start..<(start + 8) { value = value << 8 | UInt64(k < utf8.count ? utf8[k] : 0) }
             }
             // Only bytes EE…F4 move; ASCII words (the common case) are left as they are.
-            guard value & 0x8080_8080_8080_8080 != 0 else { return value }
+            guard WordScan.hasNonASCII(value) else { return value }
             var mapped: UInt64 = 0
             for shift in stride(from: 56, through: 0, by: -8) {
                 var byte = UInt8(truncatingIfNeeded: value >> UInt64(shift))

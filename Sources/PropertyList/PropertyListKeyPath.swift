@@ -71,7 +71,7 @@ public struct PropertyListKeyPath: Sendable, Hashable, CustomStringConvertible {
     /// A JSON string literal, so that any key reads back unambiguously.
     private static func quoted(_ key: String) -> String {
         var text = ""
-        PlainJSONWriter.appendQuoted(key, to: &text)
+        JSONText.appendQuoted(key, to: &text)
         return text
     }
 }

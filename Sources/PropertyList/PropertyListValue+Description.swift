@@ -1,3 +1,4 @@
+import FoundationEssentials
 /// A readable tree, shaped like `plutil -p`: dictionary keys sorted, one
 /// entry per line, `=>` between key and value. See `Specs/plistkit.md`, "print".
 extension PropertyListValue: CustomStringConvertible {
@@ -10,7 +11,7 @@ extension PropertyListValue: CustomStringConvertible {
     private func append(to out: inout String, indent: String) {
         switch self {
         case .string(let string):
-            PlainJSONWriter.appendQuoted(string, to: &out)
+            JSONText.appendQuoted(string, to: &out)
         case .integer(let integer): out += integer.description
         case .real(let real): out += real.description
         case .bool(let flag): out += flag ? "true" : "false"
@@ -18,20 +19,14 @@ extension PropertyListValue: CustomStringConvertible {
         case .uid(let uid): out += "<uid \(uid)>"
         case .date(let date):
             let seconds = date.timeIntervalSinceReferenceDate
-            if seconds.isFinite, abs(seconds) < 1e15 {
-                let civil = CivilTime(secondsSinceReference: seconds)
-                out += "\(CivilTime.pad(civil.year, 4))-\(CivilTime.pad(civil.month, 2))-\(CivilTime.pad(civil.day, 2)) "
-                    + "\(CivilTime.pad(civil.hour, 2)):\(CivilTime.pad(civil.minute, 2)):\(CivilTime.pad(civil.second, 2)) +0000"
-            } else {
-                out += "<date \(seconds)>"
-            }
+            out += CivilTime.descriptionText(secondsSinceReference: seconds) ?? "<date \(seconds)>"
         case .data(let data):
             out += "{length = \(data.count), bytes = 0x"
             let shown = data.count <= 24 ? data[...] : data.prefix(8)
-            for byte in shown { out += BinaryInput.hex(byte).lowercased() }
+            for byte in shown { out += Hex.lower(byte) }
             if data.count > 24 {
                 out += " ... "
-                for byte in data.suffix(8) { out += BinaryInput.hex(byte).lowercased() }
+                for byte in data.suffix(8) { out += Hex.lower(byte) }
             }
             out += "}"
         case .array(let elements):
@@ -48,7 +43,7 @@ extension PropertyListValue: CustomStringConvertible {
             let inner = indent + "  "
             for key in dictionary.sortedKeys {
                 out += inner
-                PlainJSONWriter.appendQuoted(key, to: &out)
+                JSONText.appendQuoted(key, to: &out)
                 out += " => "
                 dictionary[key]!.append(to: &out, indent: inner)
                 out += "\n"

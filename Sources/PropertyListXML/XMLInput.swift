@@ -1,5 +1,5 @@
 import FoundationEssentials
-public import PropertyList
+import PropertyList
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -265,28 +265,6 @@ enum XMLInput {
     }
 }
 
-/// Eight bytes at a time, as one `UInt64`: each function sets the high bit of
-/// some byte exactly when the word holds such a byte. The lowest flag marks the
-/// first such byte; flags above it may be spurious (borrows), which callers
-/// either ignore or never read.
-enum WordScan {
-    static let ones: UInt64 = 0x0101_0101_0101_0101
-    static let highs: UInt64 = 0x8080_8080_8080_8080
-
-    /// Flags where a byte of `word` equals `byte`.
-    @inline(__always)
-    static func bytes(in word: UInt64, equalTo byte: UInt8) -> UInt64 {
-        let x = word ^ (ones &* UInt64(byte))
-        return (x &- ones) & ~x & highs
-    }
-
-    /// Flags where a byte of `word` is below `limit` (at most 0x80).
-    @inline(__always)
-    static func bytes(in word: UInt64, below limit: UInt8) -> UInt64 {
-        (word &- ones &* UInt64(limit)) & ~word & highs
-    }
-}
-
 extension UnsafeBufferPointer<UInt8> {
     /// True when the bytes at `offset` spell `literal` (ASCII).
     @inline(__always)
@@ -335,22 +313,6 @@ extension UnsafeBufferPointer<UInt8> {
     }
 }
 
-extension PropertyListError.Code {
-    /// A raw carriage return inside string or key content (libxml2 and Apple's parser disagree on it).
-    public static let ambiguousLineEnding = Self("ambiguousLineEnding")
-    /// A string or key starting with U+FEFF (Apple's parser drops it, libxml2 keeps it).
-    public static let leadingByteOrderMark = Self("leadingByteOrderMark")
-    /// An empty comment `<!---->` before the root element, which Apple's parser reads as unterminated.
-    public static let emptyPrologComment = Self("emptyPrologComment")
-    /// A character or entity reference outside `<string>` and `<key>` text, which
-    /// Apple's parser does not expand there.
-    public static let misplacedReference = Self("misplacedReference")
-    /// A tag over 1,024 bytes (libxml2 checks attributes in quadratic time).
-    public static let tagTooLong = Self("tagTooLong")
-    /// A character reference of more than 8 digits (`&#0000000000060;`), read differently by parsers.
-    public static let longCharacterReference = Self("longCharacterReference")
-}
-
 /// The text forms of scalar elements (Specs/xml-plist.md, "Values").
 enum ScalarText {
     /// The value of a scalar element from its text, read as bytes: only a
@@ -375,10 +337,10 @@ enum ScalarText {
             }
             return .real(real)
         case .date:
-            guard let date = date(text) else {
+            guard let seconds = CivilTime.secondsSinceReference(appleText: text) else {
                 throw PropertyListError(.invalidDate, "\"\(shown())\" is not a date YYYY-MM-DDTHH:MM:SSZ")
             }
-            return .date(date)
+            return .date(Date(timeIntervalSinceReferenceDate: seconds))
         case .data:
             guard let data = StrictBase64.decode(text, skippingWhitespace: true) else {
                 throw PropertyListError(.invalidData, "<data> is not padded base64")
@@ -473,27 +435,5 @@ enum ScalarText {
         }
         guard i == text.count, let value = Double(String(decoding: text, as: UTF8.self)), value.isFinite else { return nil }
         return value
-    }
-
-    /// `YYYY-MM-DDTHH:MM:SSZ`, UTC, a real calendar date, the year exactly as C's
-    /// `%04d` prints it (what CoreFoundation writes: `0001`, `10000`, `-001`),
-    /// within ±10^15 seconds of 2001.
-    static func date(_ bytes: UnsafeBufferPointer<UInt8>) -> Date? {
-        // The part after the year: -MM-DDTHH:MM:SSZ, 16 bytes.
-        guard bytes.count >= 20, bytes.count <= 32 else { return nil }
-        let rest = UnsafeBufferPointer(rebasing: bytes[(bytes.count - 16)...])
-        let yearText = String(decoding: UnsafeBufferPointer(rebasing: bytes[..<(bytes.count - 16)]), as: UTF8.self)
-        guard rest[0] == 0x2D, rest[3] == 0x2D, rest[6] == 0x54, rest[9] == 0x3A, rest[12] == 0x3A, rest[15] == 0x5A,
-              let year = Int(yearText), XMLLayout.appleYear(year) == yearText else { return nil }
-        func number(_ from: Int) -> Int? {
-            guard rest[from] >= 0x30 && rest[from] <= 0x39, rest[from + 1] >= 0x30 && rest[from + 1] <= 0x39 else { return nil }
-            return Int(rest[from] - 0x30) * 10 + Int(rest[from + 1] - 0x30)
-        }
-        guard let month = number(1), let day = number(4), let hour = number(7), let minute = number(10), let second = number(13) else { return nil }
-        let civil = CivilTime(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
-        guard civil.isValid else { return nil }
-        let seconds = Double(civil.secondsSinceReference)
-        guard PropertyListValue.isValidDate(seconds) else { return nil }
-        return Date(timeIntervalSinceReferenceDate: seconds)
     }
 }

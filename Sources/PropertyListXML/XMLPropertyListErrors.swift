@@ -39,4 +39,19 @@ extension ErrorCode {
     public static let invalidReal = Self("invalidReal")
     /// `<data>` that is not padded base64 (whitespace allowed between characters).
     public static let invalidData = Self("invalidData")
+
+    // Input screening (XMLInput.swift): where libxml2 and Apple's parser disagree.
+    /// A raw carriage return inside string or key content (libxml2 and Apple's parser disagree on it).
+    public static let ambiguousLineEnding = Self("ambiguousLineEnding")
+    /// A string or key starting with U+FEFF (Apple's parser drops it, libxml2 keeps it).
+    public static let leadingByteOrderMark = Self("leadingByteOrderMark")
+    /// An empty comment `<!---->` before the root element, which Apple's parser reads as unterminated.
+    public static let emptyPrologComment = Self("emptyPrologComment")
+    /// A character or entity reference outside `<string>` and `<key>` text, which
+    /// Apple's parser does not expand there.
+    public static let misplacedReference = Self("misplacedReference")
+    /// A tag over 1,024 bytes (libxml2 checks attributes in quadratic time).
+    public static let tagTooLong = Self("tagTooLong")
+    /// A character reference of more than 8 digits (`&#0000000000060;`), read differently by parsers.
+    public static let longCharacterReference = Self("longCharacterReference")
 }

@@ -54,9 +54,18 @@ public struct XMLPropertyListReader: Sendable {
         }
     }
 
-    /// True when `prefix` looks like an XML document (after a BOM and whitespace, `<`).
+    /// True when `prefix` looks like an XML document, without parsing: `<`
+    /// after an optional UTF-8 byte-order mark and whitespace, or a UTF-16
+    /// byte-order mark, or UTF-16 `<` (which the reader then refuses by name).
     public static func looksLikeXML(_ prefix: some Collection<UInt8>) -> Bool {
-        PropertyListFormat.detect(prefix) == .xml
+        var rest = prefix[...]
+        if rest.starts(with: [0xEF, 0xBB, 0xBF]) { rest = rest.dropFirst(3) }
+        else if rest.starts(with: [0xFE, 0xFF]) || rest.starts(with: [0xFF, 0xFE]) { return true }
+        else if rest.starts(with: [0x00, 0x3C]) || rest.starts(with: [0x3C, 0x00]) { return true }
+        while let byte = rest.first, byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D {
+            rest = rest.dropFirst()
+        }
+        return rest.first == UInt8(ascii: "<")
     }
 }
 

@@ -83,7 +83,7 @@ enum XMLLayout {
                 throw PropertyListError(.invalidDate, "a date must lie within ±10^15 seconds of 2001")
             }
             out.append("<date>")
-            appendDate(CivilTime(secondsSinceReference: seconds), &out)
+            CivilTime(secondsSinceReference: seconds).appendAppleText(to: &out)
             out.append("</date>\n")
         case .data(let data):
             appendData(data, indent: indent, &out)
@@ -137,52 +137,6 @@ enum XMLLayout {
             tabs(indent, &out)
             out.append("</dict>\n")
         }
-    }
-
-    /// `YYYY-MM-DDTHH:MM:SSZ` with the year as C's `%04d` prints it, as
-    /// CoreFoundation writes it: `0001`, `10000`, `-001` (the sign takes a digit's place).
-    static func appleDate(_ civil: CivilTime) -> String {
-        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(appleYear(civil.year))-\(two(civil.month))-\(two(civil.day))T\(two(civil.hour)):\(two(civil.minute)):\(two(civil.second))Z"
-    }
-
-    /// ``appleDate(_:)`` written straight into `out`: the common four-digit
-    /// years digit by digit, others through ``appleYear(_:)``.
-    static func appendDate(_ civil: CivilTime, _ out: inout ByteSink) {
-        if civil.year >= 0 && civil.year <= 9999 {
-            appendDigits(civil.year, 4, &out)
-        } else {
-            out.append(string: appleYear(civil.year))
-        }
-        out.append(UInt8(ascii: "-"))
-        appendDigits(civil.month, 2, &out)
-        out.append(UInt8(ascii: "-"))
-        appendDigits(civil.day, 2, &out)
-        out.append(UInt8(ascii: "T"))
-        appendDigits(civil.hour, 2, &out)
-        out.append(UInt8(ascii: ":"))
-        appendDigits(civil.minute, 2, &out)
-        out.append(UInt8(ascii: ":"))
-        appendDigits(civil.second, 2, &out)
-        out.append(UInt8(ascii: "Z"))
-    }
-
-    /// `value` (non-negative, below 10^width) in exactly `width` digits.
-    private static func appendDigits(_ value: Int, _ width: Int, _ out: inout ByteSink) {
-        var divisor = 1
-        for _ in 1..<width { divisor *= 10 }
-        var rest = value
-        while divisor > 0 {
-            out.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest / divisor))
-            rest %= divisor
-            divisor /= 10
-        }
-    }
-
-    static func appleYear(_ year: Int) -> String {
-        let digits = String(abs(year))
-        let sign = year < 0 ? "-" : ""
-        return sign + String(repeating: "0", count: max(0, 4 - sign.count - digits.count)) + digits
     }
 
     private static func tabs(_ count: Int, _ out: inout ByteSink) {

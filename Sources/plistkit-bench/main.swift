@@ -12,10 +12,11 @@
 // trees stay alive until the clock stops; encode serialises trees decoded
 // beforehand), and prints one JSON line; "messages" is the number of documents
 // per iteration (a pack's count), so median_s / messages is the time per document.
+import DocumentFormats
 import FoundationEssentials
 import KeyedArchive
 import PropertyList
-import PropertyListXML
+import UserInfo
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -53,43 +54,40 @@ func now() -> Double {
 /// it decoded alive in `sink` until the caller drops it after the clock stops.
 typealias Iteration = (_ sink: inout [Any]) throws -> Int
 
-func iteration(op: String, format: String, documents: [[UInt8]]) throws -> Iteration {
-    let xml = format == "xml"
-    guard xml || format == "binary" else { throw Usage(description: "FORMAT is binary or xml") }
-    func plists() throws -> [PropertyListValue] {
-        try documents.map { xml ? try XMLPropertyListReader().read($0) : try BinaryPropertyListReader().read($0) }
-    }
+func iteration(op: String, format name: String, documents: [[UInt8]]) throws -> Iteration {
+    guard let format = PropertyListFormat(rawValue: name) else { throw Usage(description: "FORMAT is binary or xml") }
+    let output = Document.OutputFormat(format)
     switch op {
     case "decode":
         return { sink in
-            for document in documents {
-                sink.append(xml ? try XMLPropertyListReader().read(document) : try BinaryPropertyListReader().read(document))
-            }
+            for document in documents { sink.append(try Document.read(document, as: format)) }
             return 0
         }
     case "encode":
-        let values = try plists()
+        let values = try documents.map { try Document.read($0, as: format) }
         return { sink in
             var total = 0
             for value in values {
-                let bytes = xml ? try XMLPropertyListWriter().writeBytes(value) : try BinaryPropertyListWriter().writeBytes(value)
+                let bytes = try Document.writeBytes(value, as: output)
                 total += bytes.count
                 sink.append(bytes)
             }
             return total
         }
     case "keyed-decode":
-        let data = documents.map { Data($0) }
         return { sink in
-            for document in data { sink.append(try KeyedArchiveReader().read(document)) }
+            for document in documents {
+                let archive = try Document.read(document, as: format)
+                sink.append(try KeyedArchiveReader().unarchive(archive, inputBytes: document.count))
+            }
             return 0
         }
     case "keyed-encode":
-        let values = try documents.map { try KeyedArchiveReader().read(Data($0)) }
+        let values = try documents.map { try KeyedArchiveReader().unarchive(try Document.read($0, as: format), inputBytes: $0.count) }
         return { sink in
             var total = 0
             for value in values {
-                let bytes = try KeyedArchiveWriter().write(value, format: xml ? .xml : .binary)
+                let bytes = try Document.writeBytes(try KeyedArchiveWriter().archive(value), as: output)
                 total += bytes.count
                 sink.append(bytes)
             }

@@ -3,8 +3,8 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import KeyedArchive
 import PropertyList
+import UserInfo
 
 /// A failure of the tool itself (reading, writing, options), named like the
 /// library's rules so that every error line has a code (Specs/plistkit.md, "Errors").

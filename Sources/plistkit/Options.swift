@@ -1,6 +1,5 @@
-import ActivityPayload
+import Handoff
 import ArgumentParser
-import PropertyList
 
 /// `-o FILE` (`-` for standard output), shared by the verbs that write.
 struct OutputOptions: ParsableArguments {

@@ -1,7 +1,8 @@
 import FoundationEssentials
 import FuzzChecks
-import Testing
 import TestSupport
+import Testing
+import PropertyList
 
 /// Replays what fuzzing found (`Corpus/regressions/<entry-point>-<what>`) and
 /// every seed (`Corpus/<entry-point>/`) through the same oracles the fuzz

@@ -4,6 +4,7 @@ import PropertyBased
 import PropertyList
 import TestSupport
 import Testing
+import UserInfo
 
 /// Our archives open in Linux Foundation's NSKeyedUnarchiver (secure coding,
 /// the ten classes, in a child process); peer-written archives open in ours.
@@ -26,7 +27,7 @@ struct ArchivePeerTests {
           arguments: golden("foundation") + golden("bpylist2"))
     func goldenArchives(_ name: String) throws {
         let archive = try Data(contentsOf: Self.goldenDirectory.appendingPathComponent("\(name).bplist"))
-        let expected = try TypedJSON.userInfo(from: Data(contentsOf: Self.goldenDirectory.appendingPathComponent("\(name).json")))
+        let expected = try PeerTypedJSON.userInfo(from: Data(contentsOf: Self.goldenDirectory.appendingPathComponent("\(name).json")))
         let decoded = try KeyedArchiveReader().read(archive)
         #expect(peerEqual(decoded, expected), "\(decoded)\nexpected\n\(expected)")
     }

@@ -2,6 +2,7 @@ import Foundation
 import KeyedArchive
 import PropertyList
 import Testing
+import UserInfo
 
 /// One test per rule of Specs/keyed-archive.md ("Reader rules"), each with a
 /// small archive written by hand from the spec.

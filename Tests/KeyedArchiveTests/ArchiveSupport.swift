@@ -1,6 +1,7 @@
 import Foundation
 import KeyedArchive
 import PropertyList
+import UserInfo
 
 /// A keyed archive with the given `$objects` (after `$null`) and root UID.
 func archive(_ objects: [PropertyListValue], root: PropertyListValue = .uid(1),

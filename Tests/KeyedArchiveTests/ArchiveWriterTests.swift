@@ -2,6 +2,7 @@ import Foundation
 import KeyedArchive
 import PropertyList
 import Testing
+import UserInfo
 
 /// The writer produces macOS's NSKeyedArchiver layout. The expected object lists
 /// are written by hand from Specs/keyed-archive.md ("Writer"); they are also

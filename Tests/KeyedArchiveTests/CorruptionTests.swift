@@ -4,6 +4,8 @@ import PropertyBased
 import PropertyList
 import TestSupport
 import Testing
+import TypedJSON
+import UserInfo
 
 /// Mutated inputs never crash or hang the readers: each is refused with an
 /// error, or decodes to a value that re-encodes and decodes to itself.

@@ -1,5 +1,4 @@
 import Foundation
-import KeyedArchive
 import PropertyList
 import TestSupport
 import Testing

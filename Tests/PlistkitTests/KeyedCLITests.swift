@@ -1,8 +1,8 @@
 import Foundation
-import KeyedArchive
 import PropertyList
 import TestSupport
 import Testing
+import TypedJSON
 
 /// `plistkit unarchive`, `archive`, `convert --format typed-json` and `print`
 /// of archives (Specs/plistkit.md).
@@ -14,8 +14,8 @@ struct KeyedCLITests {
     func unarchive() throws {
         let result = try CLITests.plistkit("unarchive", Self.golden("foundation/ten-types.bplist"))
         #expect(result.status == 0)
-        let expected = try TypedJSON.userInfo(from: Data(contentsOf: URL(fileURLWithPath: Self.golden("foundation/ten-types.json"))))
-        #expect(peerEqual(try TypedJSON.userInfo(from: result.raw), expected))
+        let expected = try PeerTypedJSON.userInfo(from: Data(contentsOf: URL(fileURLWithPath: Self.golden("foundation/ten-types.json"))))
+        #expect(peerEqual(try PeerTypedJSON.userInfo(from: result.raw), expected))
     }
 
     @Test("archive then unarchive: typed JSON → keyed archive → the same typed JSON")

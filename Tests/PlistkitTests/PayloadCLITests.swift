@@ -1,8 +1,9 @@
 import Foundation
-import KeyedArchive
 import PropertyList
 import TestSupport
 import Testing
+import TypedJSON
+import UserInfo
 
 /// `plistkit payload check|translate|encode|decode` on the bundled sample
 /// (written by Linux Foundation's NSKeyedArchiver, Corpus/samples).

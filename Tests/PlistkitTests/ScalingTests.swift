@@ -4,6 +4,7 @@ import PropertyList
 import PropertyListXML
 import TestSupport
 import Testing
+import UserInfo
 
 /// Bounded work (Specs/value-model.md, "Cost bounds"): every reader, writer,
 /// set check and report costs time in proportion to its input, whatever its

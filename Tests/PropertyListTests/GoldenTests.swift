@@ -15,7 +15,7 @@ struct GoldenTests {
     }()
 
     static func expected(_ name: String) throws -> PropertyListValue {
-        try TypedJSON.value(from: try Data(contentsOf: Paths.golden.appendingPathComponent("expected/\(name).json")))
+        try PeerTypedJSON.value(from: try Data(contentsOf: Paths.golden.appendingPathComponent("expected/\(name).json")))
     }
 
     @Test("the golden set is present")

@@ -1,6 +1,8 @@
 import PropertyList
 import PropertyListXML
 import Testing
+import FoundationEssentials
+import Foundation
 
 /// The writer's escaping ("Writer", Specs/xml-plist.md) against a plain
 /// scalar-by-scalar model, on random strings long enough for the writer's

@@ -15,7 +15,7 @@ struct XMLGoldenTests {
     }()
 
     static func expected(_ name: String) throws -> PropertyListValue {
-        try TypedJSON.value(from: Data(contentsOf: Paths.golden.appendingPathComponent("expected/\(name).json")))
+        try PeerTypedJSON.value(from: Data(contentsOf: Paths.golden.appendingPathComponent("expected/\(name).json")))
     }
 
     /// Dates as XML carries them: whole seconds, rounded down.

@@ -1,10 +1,10 @@
 import Foundation
+import Glibc
 import PropertyList
 import PropertyListXML
 import TestSupport
 import Testing
 #if canImport(Glibc)
-import Glibc
 #endif
 
 /// Hostile XML, a second battery (written while the XML layer was built on a

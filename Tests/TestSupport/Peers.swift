@@ -46,7 +46,7 @@ public enum Peers {
         guard lines.count == count else { throw Missing(description: "peer printed \(lines.count) lines for \(count) files") }
         return try lines.map { line in
             if line.hasPrefix("!") { return .failure(Missing(description: String(line.dropFirst()))) }
-            return .success(try TypedJSON.value(from: Data(line.utf8)))
+            return .success(try PeerTypedJSON.value(from: Data(line.utf8)))
         }
     }
 

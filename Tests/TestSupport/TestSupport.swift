@@ -61,7 +61,7 @@ public func binaryError(_ bytes: [UInt8], limits: PropertyListLimits = .default)
 
 // MARK: - Typed JSON of the peers (Tests/PeerTools, Specs/golden-files.md)
 
-public enum TypedJSON {
+public enum PeerTypedJSON {
     public struct Malformed: Error, CustomStringConvertible { public let description: String }
 
     /// Parses typed JSON text into a value.

@@ -1,11 +1,12 @@
 import Foundation
-import KeyedArchive
 import PropertyBased
 import PropertyList
+import TypedJSON
+import UserInfo
 
 // MARK: - Typed JSON of the peers, for userInfo values (independent of our reader)
 
-extension TypedJSON {
+extension PeerTypedJSON {
     /// Parses a peer's typed JSON (Foundation's JSONSerialization) into a userInfo value.
     public static func userInfo(from data: Data) throws -> UserInfoValue {
         try userInfo(fromObject: try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]))
@@ -81,7 +82,7 @@ extension Peers {
         guard lines.count == files.count else { throw Missing(description: "peer printed \(lines.count) lines for \(files.count) files") }
         return try lines.map { line in
             if line.hasPrefix("!") { return .failure(Missing(description: String(line.dropFirst()))) }
-            return .success(try TypedJSON.userInfo(from: Data(line.utf8)))
+            return .success(try PeerTypedJSON.userInfo(from: Data(line.utf8)))
         }
     }
 }

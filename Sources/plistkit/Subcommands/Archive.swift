@@ -1,7 +1,9 @@
 import ArgumentParser
+import DocumentFormats
 import FoundationEssentials
 import KeyedArchive
 import PropertyList
+import TypedJSON
 
 /// `plistkit archive FILE [--format binary1|xml1] [-o OUT]`: typed JSON to a keyed archive.
 struct Archive: ParsableCommand {
@@ -13,8 +15,8 @@ struct Archive: ParsableCommand {
     @Argument(help: "The typed-JSON file ('-' for standard input).")
     var file: String
 
-    @Option(name: .long, help: "Output format: \(Documents.ArchiveFormat.allCases.map(\.rawValue).joined(separator: ", ")).")
-    var format: Documents.ArchiveFormat = .binary1
+    @Option(name: .long, help: "Output format: \(ArchiveFormat.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var format: ArchiveFormat = .binary1
 
     @OptionGroup var output: OutputOptions
 
@@ -23,7 +25,7 @@ struct Archive: ParsableCommand {
             let bytes = try Files.read(file, limit: PropertyListLimits.default.maxInputBytes)
             let value = try TypedJSONReader().readUserInfo(Data(bytes))
             let archive = try KeyedArchiveWriter().archive(value)
-            try output.write(try Documents.encode(archive, as: format))
+            try output.write(try Document.writeBytes(archive, as: format.output))
         }
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DocumentFormats
 import PropertyList
 
 /// `plistkit convert FILE --format F [-o OUT]`.
@@ -11,16 +12,16 @@ struct Convert: ParsableCommand {
     @Argument(help: "The file to convert ('-' for standard input).")
     var file: String
 
-    @Option(name: .long, help: "Output format: \(Documents.OutputFormat.allCases.map(\.rawValue).joined(separator: ", ")).")
-    var format: Documents.OutputFormat
+    @Option(name: .long, help: "Output format: \(ConvertFormat.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var format: ConvertFormat
 
     @OptionGroup var output: OutputOptions
 
     func run() throws {
         try reporting(file) {
             let bytes = try Files.read(file, limit: PropertyListLimits.default.maxInputBytes)
-            let value = try Documents.decode(bytes)
-            let encoded = try Documents.encode(value, as: format)
+            let value = try Document.read(any: bytes)
+            let encoded = try Document.writeBytes(value, as: format.output)
             try output.write(encoded)
         }
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DocumentFormats
 import PropertyList
 
 /// `plistkit lint FILE...`: one line per file, `FILE: OK` or the reason.
@@ -17,7 +18,7 @@ struct Lint: ParsableCommand {
             let verdict: String
             do {
                 let bytes = try Files.read(file, limit: PropertyListLimits.default.maxInputBytes)
-                _ = try Documents.decode(bytes)
+                _ = try Document.read(any: bytes)
                 verdict = "OK"
             } catch {
                 failed = true

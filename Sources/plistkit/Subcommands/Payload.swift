@@ -1,7 +1,7 @@
-import ActivityPayload
+import Handoff
 import ArgumentParser
 import FoundationEssentials
-import KeyedArchive
+import TypedJSON
 import PropertyList
 
 /// `plistkit payload …`: Handoff payloads (Specs/payload.md, Specs/plistkit.md).

@@ -1,6 +1,8 @@
 import ArgumentParser
+import DocumentFormats
 import KeyedArchive
 import PropertyList
+import UserInfo
 
 /// `plistkit print FILE`: a readable tree, like `plutil -p`.
 struct Print: ParsableCommand {
@@ -12,7 +14,7 @@ struct Print: ParsableCommand {
     func run() throws {
         try reporting(file) {
             let bytes = try Files.read(file, limit: PropertyListLimits.default.maxInputBytes)
-            let value = try Documents.decode(bytes)
+            let value = try Document.read(any: bytes)
             // A keyed archive of userInfo values prints as the userInfo tree;
             // any other property list (other archives included) as itself.
             if KeyedArchiveReader.isArchive(value), let userInfo = try? KeyedArchiveReader().unarchive(value, inputBytes: bytes.count) {

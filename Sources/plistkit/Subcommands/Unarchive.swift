@@ -1,7 +1,9 @@
 import ArgumentParser
+import DocumentFormats
 import FoundationEssentials
 import KeyedArchive
 import PropertyList
+import TypedJSON
 
 /// `plistkit unarchive FILE [-o OUT]`: a keyed archive of userInfo values as typed JSON.
 struct Unarchive: ParsableCommand {
@@ -18,7 +20,7 @@ struct Unarchive: ParsableCommand {
     func run() throws {
         try reporting(file) {
             let bytes = try Files.read(file, limit: PropertyListLimits.default.maxInputBytes)
-            let plist = try Documents.decode(bytes)
+            let plist = try Document.read(any: bytes)
             let value = try KeyedArchiveReader().unarchive(plist, inputBytes: bytes.count)
             try output.write(Array(TypedJSONWriter(pretty: true).write(value)) + [0x0A])
         }

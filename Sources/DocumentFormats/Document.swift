@@ -1,0 +1,120 @@
+public import FoundationEssentials
+public import PropertyList
+import PropertyListXML
+import TypedJSON
+
+/// The serialised forms of a whole property list that this package both reads
+/// and writes, and tells apart from their first bytes.
+public enum PropertyListFormat: String, Sendable, Hashable, CaseIterable {
+    /// Apple's binary property list, `bplist00`.
+    case binary
+    /// Apple's XML property list.
+    case xml
+
+    /// Recognises the format from the first bytes, without parsing: `bplist`
+    /// means binary (`BinaryPropertyListReader.hasMagic`); `<` after an optional
+    /// byte-order mark and whitespace means XML (`XMLPropertyListReader.looksLikeXML`).
+    /// Nil for anything else.
+    public static func detect(_ bytes: some Collection<UInt8>) -> PropertyListFormat? {
+        if BinaryPropertyListReader.hasMagic(bytes) { return .binary }
+        if XMLPropertyListReader.looksLikeXML(bytes) { return .xml }
+        return nil
+    }
+}
+
+/// Whole documents in any format: the one place that detects a format and
+/// picks its reader or writer (Specs/architecture.md, "Format layer"). The
+/// CLI, the payload codec, the fuzz oracles and the benchmark all read and
+/// write through it; a new format is added here.
+///
+/// ```swift
+/// let plist = try Document.read(any: bytes)            // binary or XML
+/// let xml = try Document.write(plist, as: .xml)
+/// ```
+public enum Document {
+    /// The forms a property list can be written in: both property-list formats,
+    /// plain JSON (as `plutil -convert json`) and the lossless typed JSON.
+    public enum OutputFormat: String, Sendable, Hashable, CaseIterable {
+        /// Apple's binary property list, `bplist00`.
+        case binary
+        /// Apple's XML property list.
+        case xml
+        /// Plain JSON: only what JSON can hold (Specs/plain-json.md).
+        case json
+        /// Typed JSON, indented, ending in a newline (Specs/typed-json.md).
+        case typedJSON
+
+        /// The output format of a property-list format.
+        public init(_ format: PropertyListFormat) {
+            switch format {
+            case .binary: self = .binary
+            case .xml: self = .xml
+            }
+        }
+    }
+
+    /// Reads a property list in whichever format the bytes are in.
+    ///
+    /// - Throws: ``PropertyListError``; ``ErrorCode/unknownFormat`` when the
+    ///   bytes are in no format this package reads.
+    public static func read(any bytes: [UInt8], limits: PropertyListLimits = .default) throws(PropertyListError) -> PropertyListValue {
+        try read(bytes, as: try format(of: bytes), limits: limits)
+    }
+
+    /// Reads a property list in whichever format the bytes are in.
+    public static func read(any data: Data, limits: PropertyListLimits = .default) throws(PropertyListError) -> PropertyListValue {
+        switch try format(of: data) {
+        case .binary: return try BinaryPropertyListReader(limits: limits).read(data)
+        case .xml: return try XMLPropertyListReader(limits: limits).read(data)
+        }
+    }
+
+    /// Reads a property list in a known format.
+    public static func read(_ bytes: [UInt8], as format: PropertyListFormat,
+                            limits: PropertyListLimits = .default) throws(PropertyListError) -> PropertyListValue {
+        switch format {
+        case .binary: return try BinaryPropertyListReader(limits: limits).read(bytes)
+        case .xml: return try XMLPropertyListReader(limits: limits).read(bytes)
+        }
+    }
+
+    /// Writes a property list in `format`, within `limits.maxDepth` and
+    /// `limits.maxExpandedBytes` (the other limits bound readers only).
+    public static func writeBytes(_ value: PropertyListValue, as format: OutputFormat,
+                                  limits: PropertyListLimits = .default) throws(PropertyListError) -> [UInt8] {
+        switch format {
+        case .binary:
+            return try BinaryPropertyListWriter(maxDepth: limits.maxDepth, maxExpandedBytes: limits.maxExpandedBytes).writeBytes(value)
+        case .xml:
+            return try XMLPropertyListWriter(maxDepth: limits.maxDepth, maxExpandedBytes: limits.maxExpandedBytes).writeBytes(value)
+        case .json:
+            return Array(try PlainJSONWriter(maxExpandedBytes: limits.maxExpandedBytes).write(value))
+        case .typedJSON:
+            return Array(TypedJSONWriter(pretty: true).write(value)) + [0x0A]
+        }
+    }
+
+    /// Writes a property list in `format` (see ``writeBytes(_:as:limits:)``).
+    public static func write(_ value: PropertyListValue, as format: OutputFormat,
+                             limits: PropertyListLimits = .default) throws(PropertyListError) -> Data {
+        switch format {
+        case .binary:
+            return try BinaryPropertyListWriter(maxDepth: limits.maxDepth, maxExpandedBytes: limits.maxExpandedBytes).write(value)
+        case .xml:
+            return try XMLPropertyListWriter(maxDepth: limits.maxDepth, maxExpandedBytes: limits.maxExpandedBytes).write(value)
+        case .json:
+            return try PlainJSONWriter(maxExpandedBytes: limits.maxExpandedBytes).write(value)
+        case .typedJSON:
+            return TypedJSONWriter(pretty: true).write(value) + [0x0A]
+        }
+    }
+
+    /// The format of `bytes`, or ``ErrorCode/unknownFormat``.
+    private static func format(of bytes: some Collection<UInt8>) throws(PropertyListError) -> PropertyListFormat {
+        // unknownFormat: neither binary nor XML.
+        guard let format = PropertyListFormat.detect(bytes) else {
+            throw PropertyListError(.unknownFormat, "not a property list (neither binary nor XML)", at: .byteOffset(0))
+        }
+        return format
+    }
+}

@@ -1,0 +1,90 @@
+public import UserInfo
+public import PropertyList
+
+/// The error of the payload layer: the envelope, URL translation,
+/// versioning and budgets. It names the rule (``code``), says why
+/// (``reason``) and where in the userInfo (``keyPath``); when the bytes
+/// themselves were bad, ``underlying`` holds the userInfo-layer error.
+/// Equality compares codes. See `Specs/payload.md`.
+public struct PayloadError: CodecError {
+    /// Which rule was broken (``ErrorCode``; the name is kept for source compatibility).
+    public typealias Code = ErrorCode
+
+    public var code: ErrorCode
+    public var reason: String
+    public var keyPath: PropertyListKeyPath
+    public var underlying: UserInfoError?
+
+    public init(_ code: ErrorCode, _ reason: String, keyPath: PropertyListKeyPath = .root, underlying: UserInfoError? = nil) {
+        self.code = code
+        self.reason = reason
+        self.keyPath = keyPath
+        self.underlying = underlying
+    }
+
+    /// Wraps an error of the userInfo layer (``ErrorCode/malformedPayload``).
+    public init(_ error: UserInfoError) {
+        self.init(.malformedPayload, error.description, keyPath: error.keyPath, underlying: error)
+    }
+
+    /// Where in the input: the wrapped error's place, if any.
+    public var location: ErrorLocation { underlying?.location ?? .unknown }
+
+    public var underlyingError: (any CodecError)? { underlying }
+
+    public var description: String {
+        keyPath.isRoot || underlying != nil ? reason : "\(reason) (key path \(keyPath))"
+    }
+}
+
+extension ErrorCode {
+    // Configuration (Specs/payload.md, "Configuration")
+    /// A layout's root is not a normalised absolute path, or a container identifier is invalid.
+    public static let invalidLayout = Self("invalidLayout")
+    /// The versioning configuration is unusable (empty key, negative version, migrations).
+    public static let invalidVersioning = Self("invalidVersioning")
+    /// A size budget's limit is negative.
+    public static let invalidBudget = Self("invalidBudget")
+
+    // Envelope (Specs/payload.md, "Envelope")
+    /// The bytes are not a valid archive of userInfo values; see ``PayloadError/underlying``.
+    public static let malformedPayload = Self("malformedPayload")
+    /// The envelope is not a dictionary of the documented fields, or a field has the wrong type.
+    public static let invalidEnvelope = Self("invalidEnvelope")
+    /// `activityType` is empty or not reverse-DNS characters.
+    public static let invalidActivityType = Self("invalidActivityType")
+    /// `webpageURL` is not an http or https URL.
+    public static let invalidWebpageURL = Self("invalidWebpageURL")
+    /// Keys listed in `requiredUserInfoKeys` are missing from `userInfo`.
+    public static let missingRequiredKeys = Self("missingRequiredKeys")
+
+    // URL translation (Specs/url-translation.md)
+    /// A file URL outside every synced container of the sender's layout.
+    public static let fileOutsideContainer = Self("fileOutsideContainer")
+    /// A path that leaves its container after decoding and normalisation.
+    public static let pathEscapesContainer = Self("pathEscapesContainer")
+    /// A container reference naming a container the receiver does not have.
+    public static let unknownContainer = Self("unknownContainer")
+    /// A malformed container reference (bad identifier, encoding, component, length).
+    public static let invalidContainerReference = Self("invalidContainerReference")
+    /// A raw `file:` URL arriving from the sender.
+    public static let rawFileURL = Self("rawFileURL")
+    /// A URL whose scheme the policy does not allow (`javascript:`, `data:`, …).
+    public static let schemeNotAllowed = Self("schemeNotAllowed")
+
+    // Versioning (Specs/versioning.md)
+    /// The version key is absent and no version is assumed.
+    public static let missingVersion = Self("missingVersion")
+    /// The version value is not a `major.minor` string.
+    public static let invalidVersion = Self("invalidVersion")
+    /// The payload's major version is newer than the receiver supports.
+    public static let unsupportedVersion = Self("unsupportedVersion")
+    /// No registered migration leads from the payload's version to the current one.
+    public static let noMigrationPath = Self("noMigrationPath")
+    /// A migration step failed; the reason names the step.
+    public static let migrationFailed = Self("migrationFailed")
+
+    // Budgets (Specs/payload.md, "Size budget")
+    /// The encoded userInfo is larger than the hard limit.
+    public static let overBudget = Self("overBudget")
+}

@@ -1,0 +1,339 @@
+import FoundationEssentials
+public import UserInfo
+import PropertyList
+
+/// Which URL schemes a payload may carry besides container references.
+public struct URLPolicy: Sendable, Hashable {
+    /// Schemes allowed (lower case). Default: `http`, `https`.
+    public var allowedSchemes: Set<String>
+
+    /// Schemes refused whatever the allowed list says: they run code or embed content.
+    public static let alwaysRefused: Set<String> = ["javascript", "vbscript", "data"]
+
+    /// Creates a policy allowing `http`, `https` and the given schemes.
+    public init(allowing schemes: Set<String> = []) {
+        allowedSchemes = Set(["http", "https"] + schemes.map { $0.lowercased() })
+    }
+
+    func allows(_ scheme: String) -> Bool {
+        let lower = scheme.lowercased()
+        return !Self.alwaysRefused.contains(lower) && allowedSchemes.contains(lower)
+    }
+}
+
+/// Translates file URLs in synced containers between devices: outgoing, a
+/// file URL inside one of the sender's containers becomes a portable
+/// container reference (`icloud-container:IDENTIFIER/relative/path`);
+/// incoming, a reference becomes the file URL of the same file in the
+/// receiver's container. Everything else is refused with the key path.
+/// Pure string work: nothing touches the file system.
+/// See `Specs/url-translation.md`.
+public struct URLTranslator: Sendable {
+    /// The scheme of portable container references.
+    public static let referenceScheme = "icloud-container"
+    /// Longest decoded relative path accepted, in bytes.
+    public static let maxPathBytes = 1024
+    /// Longest decoded path component accepted, in bytes.
+    public static let maxComponentBytes = 255
+
+    public var policy: URLPolicy
+
+    public init(policy: URLPolicy = URLPolicy()) { self.policy = policy }
+
+    // MARK: Outgoing
+
+    /// Rewrites every URL in `value` for sending from `layout` (nil: this device
+    /// has no synced containers, so every file URL is refused).
+    public func outgoing(_ value: UserInfoValue, from layout: ContainerLayout?) throws(PayloadError) -> UserInfoValue {
+        try layout?.validate()
+        return try map(value) { (url) throws(PayloadError) in try outgoingURL(url, layout) }
+    }
+
+    /// Rewrites every URL in a userInfo for sending from `layout`.
+    func outgoing(userInfo: UserInfoDictionary, from layout: ContainerLayout?) throws(PayloadError) -> UserInfoDictionary {
+        try layout?.validate()
+        return try map(userInfo) { (url) throws(PayloadError) in try outgoingURL(url, layout) }
+    }
+
+    private func outgoingURL(_ url: UserInfoURL, _ layout: ContainerLayout?) throws(PayloadError) -> UserInfoURL {
+        // A reference already made (by this library or another sender) stays as it is, once checked.
+        if let body = Self.referenceBody(url.relative) {
+            guard url.base == nil else {
+                throw PayloadError(.invalidContainerReference, "a container reference cannot have a base")
+            }
+            _ = try Self.parseReference(body, url.relative)
+            return url
+        }
+        if let path = try FileURLGrammar.resolvedPath(url) {
+            guard let layout else {
+                throw PayloadError(.fileOutsideContainer, "\(url.text) is a file URL, and this device has no synced containers")
+            }
+            return UserInfoURL(relative: try reference(forPath: path, url.text, layout))
+        }
+        guard let absolute = url.url, let scheme = absolute.scheme?.lowercased() else {
+            throw PayloadError(.schemeNotAllowed, "\"\(url.relative)\" is not an absolute URL")
+        }
+        // schemeNotAllowed: only the policy's schemes travel (javascript:, data: never).
+        guard policy.allows(scheme) else {
+            throw PayloadError(.schemeNotAllowed, "the scheme \"\(scheme)\" is not allowed in a payload")
+        }
+        // A base can name a file even when the resolved URL does not: translate it too.
+        var translated = url
+        if let base = url.base { translated.base = try outgoingURL(base, layout) }
+        return translated
+    }
+
+    /// The container reference of a file URL's path (percent-encoded, as
+    /// ``FileURLGrammar`` read it) inside one of `layout`'s containers.
+    func reference(forPath encodedPath: Substring, _ text: String, _ layout: ContainerLayout) throws(PayloadError) -> String {
+        let isDirectory = encodedPath.hasSuffix("/")
+        // Normalise: decode each component, drop "." and empty ones, let ".." climb.
+        var components: [String] = []
+        for raw in encodedPath.split(separator: "/", omittingEmptySubsequences: true) {
+            guard let name = PercentEncoding.decode(raw) else {
+                throw PayloadError(.fileOutsideContainer, "\(text) has a malformed path")
+            }
+            switch name {
+            case ".": continue
+            case "..":
+                // pathEscapesContainer: ".." above the file-system root.
+                guard !components.isEmpty else {
+                    throw PayloadError(.pathEscapesContainer, "\(text) climbs above the root")
+                }
+                components.removeLast()
+            default: components.append(name)
+            }
+        }
+        let root = layout.rootComponents.map(String.init)
+        // fileOutsideContainer: ROOT/CONTAINER/something.
+        guard components.count > root.count + 1, Array(components.prefix(root.count)) == root,
+              let identifier = ContainerLayout.identifier(forDirectoryName: components[root.count]), layout.has(identifier) else {
+            throw PayloadError(.fileOutsideContainer, "\(text) is not inside a synced container of \(layout.root)")
+        }
+        let relative = Array(components.dropFirst(root.count + 1))
+        for name in relative {
+            try Self.checkComponent(name, in: text)
+        }
+        let path = relative.map(PercentEncoding.encode).joined(separator: "/") + (isDirectory ? "/" : "")
+        try Self.checkLength(relative, in: text)
+        return "\(Self.referenceScheme):\(identifier)/\(path)"
+    }
+
+    // MARK: Incoming
+
+    /// Resolves every container reference in `value` against `layout` (nil: no
+    /// containers, so every reference is unknown), refusing raw file URLs,
+    /// unknown containers, escapes and disallowed schemes.
+    public func incoming(_ value: UserInfoValue, to layout: ContainerLayout?) throws(PayloadError) -> UserInfoValue {
+        try layout?.validate()
+        return try map(value) { (url) throws(PayloadError) in try incomingURL(url, layout, isBase: false) }
+    }
+
+    /// Resolves every container reference in a userInfo against `layout`.
+    func incoming(userInfo: UserInfoDictionary, to layout: ContainerLayout?) throws(PayloadError) -> UserInfoDictionary {
+        try layout?.validate()
+        return try map(userInfo) { (url) throws(PayloadError) in try incomingURL(url, layout, isBase: false) }
+    }
+
+    private func incomingURL(_ url: UserInfoURL, _ layout: ContainerLayout?, isBase: Bool) throws(PayloadError) -> UserInfoURL {
+        if let reference = Self.referenceBody(url.relative) {
+            // invalidContainerReference: references are absolute and nothing is relative to one.
+            guard url.base == nil, !isBase else {
+                throw PayloadError(.invalidContainerReference, "a container reference cannot have or be a base")
+            }
+            return UserInfoURL(relative: try fileURL(forReference: reference, url.relative, layout))
+        }
+        let base = try url.base.map { (base) throws(PayloadError) in try incomingURL(base, layout, isBase: true) }
+        // rawFileURL: the sender's file paths mean nothing here (as our parser reads the scheme).
+        guard FileURLGrammar.resolvedScheme(UserInfoURL(relative: url.relative, base: base)) != "file" else {
+            throw PayloadError(.rawFileURL, "a raw file URL from the sender (\(url.text)) is refused; send a container reference")
+        }
+        guard let absolute = UserInfoURL(relative: url.relative, base: base).url, let scheme = absolute.scheme?.lowercased() else {
+            throw PayloadError(.schemeNotAllowed, "\"\(url.relative)\" is not an absolute URL")
+        }
+        // rawFileURL: the same, as Foundation resolves it.
+        guard scheme != "file" else {
+            throw PayloadError(.rawFileURL, "a raw file URL from the sender (\(absolute.absoluteString)) is refused; send a container reference")
+        }
+        guard policy.allows(scheme) else {
+            throw PayloadError(.schemeNotAllowed, "the scheme \"\(scheme)\" is not allowed in a payload")
+        }
+        return UserInfoURL(relative: url.relative, base: base)
+    }
+
+    /// The part after `icloud-container:` (scheme compared case-insensitively), or nil.
+    static func referenceBody(_ text: String) -> Substring? {
+        let prefix = referenceScheme + ":"
+        guard text.utf8.count >= prefix.utf8.count, text.prefix(prefix.count).lowercased() == prefix else { return nil }
+        return text.dropFirst(prefix.count)
+    }
+
+    /// The receiver's file URL for a container reference.
+    func fileURL(forReference body: Substring, _ text: String, _ layout: ContainerLayout?) throws(PayloadError) -> String {
+        let (identifier, components, isDirectory) = try Self.parseReference(body, text)
+        // unknownContainer: only containers the receiver has.
+        guard let layout, layout.containers.contains(identifier) else {
+            throw PayloadError(.unknownContainer, "the container \(identifier) is not one of this device's")
+        }
+        let directory = ContainerLayout.directoryName(forIdentifier: identifier)!
+        let fullPath = layout.root + "/" + directory + "/" + components.joined(separator: "/") + (isDirectory ? "/" : "")
+        return "file://" + PercentEncoding.encodePath(fullPath)
+    }
+
+    /// Splits and checks a reference's body (after `icloud-container:`): the
+    /// identifier, the decoded path components, and whether it names a directory.
+    static func parseReference(_ body: Substring, _ text: String) throws(PayloadError) -> (identifier: String, components: [String], isDirectory: Bool) {
+        guard let slash = body.firstIndex(of: "/") else {
+            throw PayloadError(.invalidContainerReference, "\(text) names no file in its container")
+        }
+        let identifier = String(body[..<slash])
+        guard ContainerLayout.isValidIdentifier(identifier) else {
+            throw PayloadError(.invalidContainerReference, "\(text) has an invalid container identifier")
+        }
+        var path = body[body.index(after: slash)...]
+        let isDirectory = path.hasSuffix("/")
+        if isDirectory { path = path.dropLast() }
+        // invalidContainerReference: a non-empty path without empty components (no "//", no leading "/").
+        guard !path.isEmpty else {
+            throw PayloadError(.invalidContainerReference, "\(text) names no file in its container")
+        }
+        var components: [String] = []
+        for raw in path.split(separator: "/", omittingEmptySubsequences: false) {
+            guard !raw.isEmpty else {
+                throw PayloadError(.pathEscapesContainer, "\(text) has an empty or absolute path component")
+            }
+            // Only unreserved characters and %HH escapes, as our writer encodes.
+            guard raw.utf8.allSatisfy(PercentEncoding.isUnreservedOrPercent), let name = PercentEncoding.decode(raw) else {
+                throw PayloadError(.invalidContainerReference, "\(text) has a malformed percent-encoded component")
+            }
+            try checkComponent(name, in: text)
+            components.append(name)
+        }
+        try checkLength(components, in: text)
+        return (identifier, components, isDirectory)
+    }
+
+    /// The rules every decoded path component obeys, on both sides.
+    static func checkComponent(_ name: String, in url: String) throws(PayloadError) {
+        // pathEscapesContainer: no ".", "..", or separators hidden by encoding.
+        guard name != "." && name != ".." else {
+            throw PayloadError(.pathEscapesContainer, "\(url) has a \"\(name)\" component")
+        }
+        guard !name.contains("/"), !name.contains("\\") else {
+            throw PayloadError(.pathEscapesContainer, "\(url) has a path separator inside a component")
+        }
+        // invalidContainerReference: no control character (C0 with NUL, DEL, C1), no line
+        // or paragraph separator (log and terminal injection), no second layer of encoding.
+        guard !name.unicodeScalars.contains(where: Self.isControl) else {
+            throw PayloadError(.invalidContainerReference, "\(url) has a control character in a component")
+        }
+        guard !PercentEncoding.containsEscape(name) else {
+            throw PayloadError(.invalidContainerReference, "\(url) is percent-encoded twice")
+        }
+        guard name.utf8.count <= maxComponentBytes else {
+            throw PayloadError(.invalidContainerReference, "\(url) has a component over \(maxComponentBytes) bytes")
+        }
+    }
+
+    /// C0 controls (NUL included), DEL, C1 controls (U+0080–U+009F), and the line
+    /// and paragraph separators U+2028 and U+2029.
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (scalar.value >= 0x7F && scalar.value <= 0x9F) || scalar.value == 0x2028 || scalar.value == 0x2029
+    }
+
+    static func checkLength(_ components: [String], in url: String) throws(PayloadError) {
+        let bytes = components.reduce(0) { $0 + $1.utf8.count } + max(0, components.count - 1)
+        guard bytes <= maxPathBytes else {
+            throw PayloadError(.invalidContainerReference, "\(url) has a path over \(maxPathBytes) bytes")
+        }
+    }
+
+    // MARK: Walking the value
+
+    /// Applies `transform` to every URL in `value` (nested in arrays, sets,
+    /// dictionaries), keeping the key path in errors.
+    func map(_ value: UserInfoValue, _ transform: (UserInfoURL) throws(PayloadError) -> UserInfoURL) throws(PayloadError) -> UserInfoValue {
+        switch value {
+        case .url(let url): return .url(try transform(url))
+        case .array(let elements):
+            var result: [UserInfoValue] = []
+            result.reserveCapacity(elements.count)
+            for (position, element) in elements.enumerated() {
+                do { result.append(try map(element, transform)) } catch { throw error.inside(.index(position)) }
+            }
+            return .array(result)
+        case .set(let set):
+            var result = UserInfoSet()
+            for (position, member) in set.members.enumerated() {
+                let translated: UserInfoValue
+                do { translated = try map(member, transform) } catch { throw error.inside(.index(position)) }
+                guard result.insert(translated) else {
+                    throw PayloadError(.invalidEnvelope, "two set members translate to the same URL", keyPath: PropertyListKeyPath([.index(position)]))
+                }
+            }
+            return .set(result)
+        case .dictionary(let dictionary):
+            return .dictionary(try map(dictionary, transform))
+        default:
+            return value
+        }
+    }
+
+    func map(_ dictionary: UserInfoDictionary, _ transform: (UserInfoURL) throws(PayloadError) -> UserInfoURL) throws(PayloadError) -> UserInfoDictionary {
+        var result = UserInfoDictionary(minimumCapacity: dictionary.count)
+        for (key, member) in dictionary {
+            do { result[key] = try map(member, transform) } catch { throw error.inside(.key(key)) }
+        }
+        return result
+    }
+}
+
+/// Percent-encoding for container references and file URLs (RFC 3986).
+enum PercentEncoding {
+    /// ALPHA / DIGIT / "-" / "." / "_" / "~"
+    static func isUnreserved(_ byte: UInt8) -> Bool {
+        (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+            || byte == 0x2D || byte == 0x2E || byte == 0x5F || byte == 0x7E
+    }
+
+    static func isUnreservedOrPercent(_ byte: UInt8) -> Bool { isUnreserved(byte) || byte == 0x25 }
+
+    /// Every byte but the unreserved ones as %HH (upper case).
+    static func encode(_ text: String) -> String {
+        var out = ""
+        for byte in text.utf8 {
+            if isUnreserved(byte) { out.unicodeScalars.append(Unicode.Scalar(byte)) } else { out += "%" + Hex.upper(byte) }
+        }
+        return out
+    }
+
+    /// Like `encode`, keeping `/`.
+    static func encodePath(_ path: String) -> String {
+        path.split(separator: "/", omittingEmptySubsequences: false).map { encode(String($0)) }.joined(separator: "/")
+    }
+
+    /// Decodes %HH escapes; nil for a malformed escape or bytes that are not UTF-8.
+    static func decode(_ text: Substring) -> String? {
+        var bytes: [UInt8] = []
+        var iterator = Array(text.utf8).makeIterator()
+        while let byte = iterator.next() {
+            if byte == 0x25 {
+                guard let high = iterator.next().flatMap(Hex.value), let low = iterator.next().flatMap(Hex.value) else { return nil }
+                bytes.append(high << 4 | low)
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    /// True when `text` holds a `%HH` sequence (a second layer of encoding).
+    static func containsEscape(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        guard bytes.count >= 3 else { return false }
+        for i in 0..<(bytes.count - 2) where bytes[i] == 0x25 && Hex.value(bytes[i + 1]) != nil && Hex.value(bytes[i + 2]) != nil {
+            return true
+        }
+        return false
+    }
+}

@@ -1,0 +1,93 @@
+// Byte-level helpers every codec shares, defined once: word-at-a-time scans,
+// hexadecimal digits, and JSON string quoting (Specs/architecture.md, "Shared tools").
+
+/// Eight bytes at a time, as one `UInt64`: each function sets the high bit of
+/// some byte exactly when the word holds such a byte. The lowest flag marks the
+/// first such byte; flags above it may be spurious (borrows), which callers
+/// either ignore or never read.
+package enum WordScan {
+    package static let ones: UInt64 = 0x0101_0101_0101_0101
+    package static let highs: UInt64 = 0x8080_8080_8080_8080
+
+    /// Flags where a byte of `word` equals `byte`.
+    @inline(__always)
+    package static func bytes(in word: UInt64, equalTo byte: UInt8) -> UInt64 {
+        let x = word ^ (ones &* UInt64(byte))
+        return (x &- ones) & ~x & highs
+    }
+
+    /// Flags where a byte of `word` is below `limit` (at most 0x80).
+    @inline(__always)
+    package static func bytes(in word: UInt64, below limit: UInt8) -> UInt64 {
+        (word &- ones &* UInt64(limit)) & ~word & highs
+    }
+
+    /// True when some byte of `word` is 0x80 or above (exact: no borrows).
+    @inline(__always)
+    package static func hasNonASCII(_ word: UInt64) -> Bool { word & highs != 0 }
+
+    /// The index of the first byte ≥ 0x80 in `region`, or nil when it is all ASCII.
+    package static func firstNonASCII(_ region: UnsafeRawBufferPointer) -> Int? {
+        var i = 0
+        let count = region.count
+        while i + 8 <= count {
+            if hasNonASCII(region.loadUnaligned(fromByteOffset: i, as: UInt64.self)) { break }
+            i += 8
+        }
+        while i < count {
+            if region[i] >= 0x80 { return i }
+            i += 1
+        }
+        return nil
+    }
+}
+
+/// Hexadecimal digits.
+package enum Hex {
+    private static let upperDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
+
+    /// Two uppercase digits (`0x` is the caller's).
+    package static func upper(_ byte: UInt8) -> String {
+        String(decoding: [upperDigits[Int(byte >> 4)], upperDigits[Int(byte & 0xF)]], as: UTF8.self)
+    }
+
+    /// Two lowercase digits.
+    package static func lower(_ byte: UInt8) -> String { upper(byte).lowercased() }
+
+    /// The value of one hexadecimal digit (either case), or nil.
+    package static func value(_ digit: UInt8) -> UInt8? {
+        switch digit {
+        case 0x30...0x39: return digit - 0x30
+        case 0x41...0x46: return digit - 0x41 + 10
+        case 0x61...0x66: return digit - 0x61 + 10
+        default: return nil
+        }
+    }
+}
+
+/// JSON string literals, as every JSON and description writer spells them.
+package enum JSONText {
+    /// A JSON string literal: quote, backslash and control characters escaped
+    /// (`\n`, `\r`, `\t`, `\b`, `\f`, others as `\u00XX`), everything else as is.
+    package static func appendQuoted(_ string: String, to out: inout String) {
+        out += "\""
+        for scalar in string.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case "\u{08}": out += "\\b"
+            case "\u{0C}": out += "\\f"
+            default:
+                if scalar.value < 0x20 {
+                    out += "\\u00" + Hex.lower(UInt8(scalar.value))
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        out += "\""
+    }
+}

@@ -1,0 +1,64 @@
+public import FoundationEssentials
+public import PropertyList
+
+/// Writes the JSON-representable part of a property list as plain JSON, as
+/// `plutil -convert json` does: dictionaries, arrays, strings, integers,
+/// finite reals, booleans and null. Dates, data, UIDs and non-finite reals
+/// have no JSON form and are refused with
+/// ``PropertyListError/Code/unrepresentableValue`` and their key path.
+///
+/// Output is compact, keys in ascending UTF-16 order, numbers exact
+/// (integers in decimal, reals in the shortest form that reads back equal).
+/// See `Specs/plain-json.md`.
+public struct PlainJSONWriter: Sendable {
+    /// The largest expanded size written (Specs/value-model.md, "Expanded size").
+    public var maxExpandedBytes: Int
+
+    /// Creates a writer.
+    public init(maxExpandedBytes: Int = PropertyListLimits.default.maxExpandedBytes) {
+        self.maxExpandedBytes = maxExpandedBytes
+    }
+
+    /// Encodes `value` as UTF-8 JSON text.
+    public func write(_ value: PropertyListValue) throws(PropertyListError) -> Data {
+        try PropertyListLimits(maxExpandedBytes: maxExpandedBytes).validate()
+        var meter = ExpansionMeter(limit: maxExpandedBytes)
+        var out = ""
+        try append(value, depth: 0, meter: &meter, to: &out)
+        return Data(out.utf8)
+    }
+
+    private func append(_ value: PropertyListValue, depth: Int, meter: inout ExpansionMeter, to out: inout String) throws(PropertyListError) {
+        try meter.charge(depth: depth, payload: value.payloadBytes)
+        switch value {
+        case .string(let string): JSONText.appendQuoted(string, to: &out)
+        case .integer(let integer): out += integer.description
+        case .real(let real):
+            guard real.isFinite else {
+                throw PropertyListError(.unrepresentableValue, "JSON cannot represent the real \(real)")
+            }
+            out += real.description
+        case .bool(let flag): out += flag ? "true" : "false"
+        case .null: out += "null"
+        case .date, .data, .uid:
+            throw PropertyListError(.unrepresentableValue, "JSON cannot represent a \(value.typeName) value")
+        case .array(let elements):
+            out += "["
+            for (position, element) in elements.enumerated() {
+                if position > 0 { out += "," }
+                do { try append(element, depth: depth + 1, meter: &meter, to: &out) } catch { throw error.inside(.index(position)) }
+            }
+            out += "]"
+        case .dictionary(let dictionary):
+            out += "{"
+            for (position, key) in dictionary.sortedKeys.enumerated() {
+                if position > 0 { out += "," }
+                try meter.charge(depth: depth + 1, payload: key.utf8.count)
+                JSONText.appendQuoted(key, to: &out)
+                out += ":"
+                do { try append(dictionary[key]!, depth: depth + 1, meter: &meter, to: &out) } catch { throw error.inside(.key(key)) }
+            }
+            out += "}"
+        }
+    }
+}

@@ -1,0 +1,14 @@
+import FoundationEssentials
+
+/// Which URL strings a userInfo may carry: those FoundationEssentials parses
+/// as an RFC 3986 URL reference without percent-encoding anything for us
+/// (`URL(string:encodingInvalidCharacters: false)`), since the relative string
+/// travels exactly as given. An empty relative string is valid only with a
+/// base (it names the base). See `Specs/keyed-archive.md`, "URLs".
+extension UserInfoURL {
+    /// True when the URL may travel in a userInfo (``ErrorCode/invalidURL`` otherwise).
+    public var isValid: Bool {
+        if relative.isEmpty { return base != nil }
+        return URL(string: relative, encodingInvalidCharacters: false) != nil
+    }
+}

@@ -1,0 +1,318 @@
+import FoundationEssentials
+import PropertyList
+
+/// Decodes `Decodable` values from userInfo values, the inverse of
+/// ``UserInfoEncoder`` with the matching strategies.
+///
+/// Strict by type: an integer property needs an integer that fits its type,
+/// a `Bool` needs a boolean, a `String` a string, a `UUID` a UUID, a `URL` a
+/// URL, a `Date` a date (under `.date`); a `Double` or `Float` also takes an
+/// integer that it represents exactly. A missing key is `keyNotFound` unless
+/// the property is optional; `NSNull` reads as nil for optionals. Errors are
+/// `DecodingError`s carrying the coding path. See `Specs/codable.md`.
+///
+/// ```swift
+/// let state = try UserInfoDecoder().decode(State.self, from: userInfo)
+/// ```
+public struct UserInfoDecoder: Sendable {
+    /// How `Date` values are read (the counterpart of the encoder's strategies).
+    public var dateDecodingStrategy: UserInfoEncoder.DateEncodingStrategy = .date
+    /// How `Data` values are read.
+    public var dataDecodingStrategy: UserInfoEncoder.DataEncodingStrategy = .data
+    /// How dictionary keys map to coding keys.
+    public var keyDecodingStrategy: UserInfoEncoder.KeyEncodingStrategy = .useDefaultKeys
+    /// Values handed to `Decodable` implementations as `decoder.userInfo`.
+    public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+
+    /// Creates a decoder with the default strategies.
+    public init() {}
+
+    /// Decodes a value of `type` from `value`.
+    public func decode<T: Decodable>(_ type: T.Type, from value: UserInfoValue) throws -> T {
+        try UserInfoDecoding(options: self, value: value, codingPath: []).unbox(value, as: type, codingPath: [])
+    }
+}
+
+/// Marks `Set` so the decoder can require and read `.set` values.
+protocol SetDecodable {
+    static func decodeMembers(_ members: [UserInfoValue], with decoder: UserInfoDecoding) throws -> Self
+}
+
+extension Set: SetDecodable where Element: Decodable {
+    static func decodeMembers(_ members: [UserInfoValue], with decoder: UserInfoDecoding) throws -> Set<Element> {
+        var result = Set<Element>()
+        for (position, member) in members.enumerated() {
+            let path = decoder.codingPath + [AnyCodingKey(position)]
+            // Members equal as userInfo values are never equal Swift values twice;
+            // distinct members decoding to one Element would be lost, so refuse them.
+            guard result.insert(try decoder.unbox(member, as: Element.self, codingPath: path)).inserted else {
+                throw DecodingError.dataCorrupted(.init(codingPath: path, debugDescription: "two set members decode to the same \(Element.self)"))
+            }
+        }
+        return result
+    }
+}
+
+struct UserInfoDecoding: Decoder {
+    let options: UserInfoDecoder
+    let value: UserInfoValue
+    let codingPath: [any CodingKey]
+
+    var userInfo: [CodingUserInfoKey: Any] { options.userInfo }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        guard case .dictionary(let dictionary) = value else { throw mismatch([String: Any].self) }
+        return KeyedDecodingContainer(KeyedDecoder<Key>(decoder: self, dictionary: dictionary))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        switch value {
+        case .array(let elements): return UnkeyedDecoder(decoder: self, elements: elements)
+        case .set(let set): return UnkeyedDecoder(decoder: self, elements: set.members)
+        default: throw mismatch([Any].self)
+        }
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer { SingleValueDecoder(decoder: self) }
+
+    func mismatch(_ type: Any.Type, _ path: [any CodingKey]? = nil) -> DecodingError {
+        .typeMismatch(type, .init(codingPath: path ?? codingPath, debugDescription: "expected \(type), found a \(value.typeName)"))
+    }
+
+    /// Decodes `type` from `value`, mapping the special types directly.
+    func unbox<T: Decodable>(_ value: UserInfoValue, as type: T.Type, codingPath: [any CodingKey]) throws -> T {
+        let decoder = UserInfoDecoding(options: options, value: value, codingPath: codingPath)
+        if type == Date.self { return try decoder.date() as! T }
+        if type == Data.self { return try decoder.data() as! T }
+        if type == UUID.self {
+            guard case .uuid(let uuid) = value else { throw decoder.mismatch(UUID.self) }
+            return uuid as! T
+        }
+        if type == URL.self {
+            guard case .url(let url) = value else { throw decoder.mismatch(URL.self) }
+            guard let resolved = url.url else {
+                throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "\"\(url.relative)\" is not a URL"))
+            }
+            return resolved as! T
+        }
+        if let setType = type as? any SetDecodable.Type {
+            guard case .set(let set) = value else { throw decoder.mismatch(type) }
+            return try setType.decodeMembers(set.members, with: decoder) as! T
+        }
+        return try T(from: decoder)
+    }
+
+    func date() throws -> Date {
+        switch (options.dateDecodingStrategy, value) {
+        case (.date, .date(let date)): return date
+        case (.secondsSince1970, .number(let number)): return Date(timeIntervalSince1970: try real(number, Date.self))
+        case (.millisecondsSince1970, .number(let number)): return Date(timeIntervalSince1970: try real(number, Date.self) / 1000)
+        case (.iso8601, .string(let text)):
+            guard let date = ISO8601Text.parse(text) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "\"\(text)\" is not an ISO 8601 UTC date"))
+            }
+            return date
+        default: throw mismatch(Date.self)
+        }
+    }
+
+    func data() throws -> Data {
+        switch (options.dataDecodingStrategy, value) {
+        case (.data, .data(let data)): return data
+        case (.base64, .string(let text)):
+            guard let data = Data(base64Encoded: text) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "the string is not base64"))
+            }
+            return data
+        default: throw mismatch(Data.self)
+        }
+    }
+
+    func real(_ number: UserInfoNumber, _ type: Any.Type) throws -> Double {
+        switch number {
+        case .real(let real): return real
+        case .integer(let integer):
+            // An integer a Double represents exactly.
+            if let signed = integer.int64Value, let exact = Double(exactly: signed) { return exact }
+            if let unsigned = integer.uint64Value, let exact = Double(exactly: unsigned) { return exact }
+            throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "\(integer) has no exact \(type) value"))
+        case .bool: throw mismatch(type)
+        }
+    }
+
+    func integer<T: FixedWidthInteger>(_ type: T.Type) throws -> T {
+        guard case .number(.integer(let integer)) = value else { throw mismatch(type) }
+        let fitted: T?
+        if let signed = integer.int64Value { fitted = T(exactly: signed) } else { fitted = integer.uint64Value.flatMap { T(exactly: $0) } }
+        guard let fitted else {
+            throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "\(integer) does not fit in \(type)"))
+        }
+        return fitted
+    }
+
+    func bool() throws -> Bool {
+        guard case .number(.bool(let flag)) = value else { throw mismatch(Bool.self) }
+        return flag
+    }
+
+    func string() throws -> String {
+        guard case .string(let string) = value else { throw mismatch(String.self) }
+        return string
+    }
+
+    func double() throws -> Double {
+        guard case .number(let number) = value else { throw mismatch(Double.self) }
+        return try real(number, Double.self)
+    }
+
+    func float() throws -> Float {
+        let double = try double()
+        guard let float = Float(exactly: double) ?? (double.isNaN ? Float.nan : nil) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "\(double) has no exact Float value"))
+        }
+        return float
+    }
+}
+
+struct KeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let decoder: UserInfoDecoding
+    let dictionary: UserInfoDictionary
+    var codingPath: [any CodingKey] { decoder.codingPath }
+
+    private func name(_ key: Key) -> String {
+        switch decoder.options.keyDecodingStrategy {
+        case .useDefaultKeys: return key.stringValue
+        case .convertToSnakeCase: return SnakeCase.convert(key.stringValue)
+        }
+    }
+
+    var allKeys: [Key] {
+        dictionary.keys.compactMap { key in
+            switch decoder.options.keyDecodingStrategy {
+            case .useDefaultKeys: return Key(stringValue: key)
+            case .convertToSnakeCase: return Key(stringValue: SnakeCase.camel(key))
+            }
+        }
+    }
+
+    func contains(_ key: Key) -> Bool { dictionary[name(key)] != nil }
+
+    private func child(_ key: Key) throws -> UserInfoDecoding {
+        guard let value = dictionary[name(key)] else {
+            throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "no value for \"\(name(key))\""))
+        }
+        return UserInfoDecoding(options: decoder.options, value: value, codingPath: codingPath + [key])
+    }
+
+    func decodeNil(forKey key: Key) throws -> Bool { try child(key).value.isNull }
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try child(key).bool() }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String { try child(key).string() }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try child(key).double() }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try child(key).float() }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try child(key).integer(type) }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try child(key).integer(type) }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try child(key).integer(type) }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try child(key).integer(type) }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try child(key).integer(type) }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try child(key).integer(type) }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try child(key).integer(type) }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try child(key).integer(type) }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try child(key).integer(type) }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try child(key).integer(type) }
+    func decode(_ type: Int128.Type, forKey key: Key) throws -> Int128 { try child(key).integer(type) }
+    func decode(_ type: UInt128.Type, forKey key: Key) throws -> UInt128 { try child(key).integer(type) }
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        let child = try child(key)
+        return try decoder.unbox(child.value, as: type, codingPath: child.codingPath)
+    }
+
+    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
+        try child(key).container(keyedBy: type)
+    }
+
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer { try child(key).unkeyedContainer() }
+    func superDecoder() throws -> any Decoder { try child(Key(stringValue: "super")!) }
+    func superDecoder(forKey key: Key) throws -> any Decoder { try child(key) }
+}
+
+struct UnkeyedDecoder: UnkeyedDecodingContainer {
+    let decoder: UserInfoDecoding
+    let elements: [UserInfoValue]
+    var currentIndex = 0
+
+    init(decoder: UserInfoDecoding, elements: [UserInfoValue]) {
+        self.decoder = decoder
+        self.elements = elements
+    }
+
+    var codingPath: [any CodingKey] { decoder.codingPath }
+    var count: Int? { elements.count }
+    var isAtEnd: Bool { currentIndex >= elements.count }
+
+    private mutating func next() throws -> UserInfoDecoding {
+        let path = codingPath + [AnyCodingKey(currentIndex)]
+        guard !isAtEnd else {
+            throw DecodingError.valueNotFound(Any.self, .init(codingPath: path, debugDescription: "no more elements"))
+        }
+        defer { currentIndex += 1 }
+        return UserInfoDecoding(options: decoder.options, value: elements[currentIndex], codingPath: path)
+    }
+
+    mutating func decodeNil() throws -> Bool {
+        guard !isAtEnd, elements[currentIndex].isNull else { return false }
+        currentIndex += 1
+        return true
+    }
+
+    mutating func decode(_ type: Bool.Type) throws -> Bool { try next().bool() }
+    mutating func decode(_ type: String.Type) throws -> String { try next().string() }
+    mutating func decode(_ type: Double.Type) throws -> Double { try next().double() }
+    mutating func decode(_ type: Float.Type) throws -> Float { try next().float() }
+    mutating func decode(_ type: Int.Type) throws -> Int { try next().integer(type) }
+    mutating func decode(_ type: Int8.Type) throws -> Int8 { try next().integer(type) }
+    mutating func decode(_ type: Int16.Type) throws -> Int16 { try next().integer(type) }
+    mutating func decode(_ type: Int32.Type) throws -> Int32 { try next().integer(type) }
+    mutating func decode(_ type: Int64.Type) throws -> Int64 { try next().integer(type) }
+    mutating func decode(_ type: UInt.Type) throws -> UInt { try next().integer(type) }
+    mutating func decode(_ type: UInt8.Type) throws -> UInt8 { try next().integer(type) }
+    mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try next().integer(type) }
+    mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try next().integer(type) }
+    mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try next().integer(type) }
+    mutating func decode(_ type: Int128.Type) throws -> Int128 { try next().integer(type) }
+    mutating func decode(_ type: UInt128.Type) throws -> UInt128 { try next().integer(type) }
+    mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        let element = try next()
+        return try decoder.unbox(element.value, as: type, codingPath: element.codingPath)
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+        try next().container(keyedBy: type)
+    }
+
+    mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer { try next().unkeyedContainer() }
+    mutating func superDecoder() throws -> any Decoder { try next() }
+}
+
+struct SingleValueDecoder: SingleValueDecodingContainer {
+    let decoder: UserInfoDecoding
+    var codingPath: [any CodingKey] { decoder.codingPath }
+
+    func decodeNil() -> Bool { decoder.value.isNull }
+    func decode(_ type: Bool.Type) throws -> Bool { try decoder.bool() }
+    func decode(_ type: String.Type) throws -> String { try decoder.string() }
+    func decode(_ type: Double.Type) throws -> Double { try decoder.double() }
+    func decode(_ type: Float.Type) throws -> Float { try decoder.float() }
+    func decode(_ type: Int.Type) throws -> Int { try decoder.integer(type) }
+    func decode(_ type: Int8.Type) throws -> Int8 { try decoder.integer(type) }
+    func decode(_ type: Int16.Type) throws -> Int16 { try decoder.integer(type) }
+    func decode(_ type: Int32.Type) throws -> Int32 { try decoder.integer(type) }
+    func decode(_ type: Int64.Type) throws -> Int64 { try decoder.integer(type) }
+    func decode(_ type: UInt.Type) throws -> UInt { try decoder.integer(type) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try decoder.integer(type) }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try decoder.integer(type) }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try decoder.integer(type) }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try decoder.integer(type) }
+    func decode(_ type: Int128.Type) throws -> Int128 { try decoder.integer(type) }
+    func decode(_ type: UInt128.Type) throws -> UInt128 { try decoder.integer(type) }
+    func decode<T: Decodable>(_ type: T.Type) throws -> T { try decoder.unbox(decoder.value, as: type, codingPath: codingPath) }
+}

@@ -1,0 +1,277 @@
+import Foundation
+import Handoff
+import PropertyBased
+import PropertyList
+import Testing
+import TypedJSON
+import UserInfo
+
+/// Specs/url-translation.md.
+@Suite("URL translation for synced containers")
+struct URLTranslationTests {
+    static let app = "iCloud.com.example.App"
+    static let mac = ContainerLayout.macOS(home: "/Users/ada", containers: [app, "com.apple.CloudDocs"])
+    static let phone = ContainerLayout.iOS(containers: [app, "com.apple.CloudDocs"])
+    let translator = URLTranslator()
+
+    /// A file URL as an app makes it, with `;` percent-encoded (Linux Foundation's
+    /// `URL(filePath:)` leaves it raw, which the sender refuses: Specs/url-translation.md).
+    static func fileURL(_ path: String, directory: Bool = false) -> UserInfoValue {
+        let made = URL(filePath: path, directoryHint: directory ? .isDirectory : .notDirectory).absoluteString
+        return .url(UserInfoURL(relative: made.replacingOccurrences(of: ";", with: "%3B")))
+    }
+
+    @Test("identifiers and directory names map both ways")
+    func directoryNames() {
+        #expect(ContainerLayout.directoryName(forIdentifier: "iCloud.com.example.App") == "iCloud~com~example~App")
+        #expect(ContainerLayout.identifier(forDirectoryName: "com~apple~CloudDocs") == "com.apple.CloudDocs")
+        #expect(ContainerLayout.identifier(forDirectoryName: "iCloud.com.example") == nil)
+        #expect(ContainerLayout.directoryName(forIdentifier: "iCloud~com") == nil)
+        #expect(ContainerLayout.directoryName(forIdentifier: "single") == nil)
+        #expect(ContainerLayout.macOS(home: "/Users/ada").root == "/Users/ada/Library/Mobile Documents")
+        #expect(ContainerLayout.iOS().root == "/private/var/mobile/Library/Mobile Documents")
+        #expect(ContainerLayout.parse("root:/srv/icloud/")?.root == "/srv/icloud")
+        #expect(ContainerLayout.parse("macos:relative") == nil)
+    }
+
+    @Test("outgoing: a file in a container becomes a reference with nothing of the sender's path")
+    func outgoing() throws {
+        let value: UserInfoValue = ["doc": Self.fileURL("/Users/ada/Library/Mobile Documents/iCloud~com~example~App/Documents/Q3 Report ✓.pdf"),
+                                    "web": .url(UserInfoURL(relative: "https://example.com/x"))]
+        let sent = try translator.outgoing(value, from: Self.mac)
+        #expect(sent["doc"] == .url(UserInfoURL(relative: "icloud-container:iCloud.com.example.App/Documents/Q3%20Report%20%E2%9C%93.pdf")))
+        #expect(sent["web"] == value["web"])
+        #expect(!TypedJSONWriter.text(sent).contains("ada"))
+    }
+
+    @Test("incoming: a reference becomes the same file in the receiver's container")
+    func incoming() throws {
+        let received = try translator.incoming(["doc": .url(UserInfoURL(relative: "icloud-container:iCloud.com.example.App/Documents/Q3%20Report.pdf"))], to: Self.phone)
+        let url = try #require(received["doc"]?.urlValue?.url)
+        #expect(url.path(percentEncoded: false) == "/private/var/mobile/Library/Mobile Documents/iCloud~com~example~App/Documents/Q3 Report.pdf")
+        #expect(url.scheme == "file")
+    }
+
+    @Test("file URLs nested in arrays, sets, dictionaries and as a URL's base are all translated")
+    func nested() throws {
+        let base = UserInfoURL(URL(filePath: "/Users/ada/Library/Mobile Documents/iCloud~com~example~App/Documents/", directoryHint: .isDirectory))
+        let value: UserInfoValue = [
+            "list": [Self.fileURL("/Users/ada/Library/Mobile Documents/com~apple~CloudDocs/a.txt")],
+            "set": .set([Self.fileURL("/Users/ada/Library/Mobile Documents/iCloud~com~example~App/b.txt")]),
+            "relative": .url(UserInfoURL(relative: "c.txt", base: base)),
+        ]
+        let sent = try translator.outgoing(value, from: Self.mac)
+        #expect(sent["list"]?[0] == .url(UserInfoURL(relative: "icloud-container:com.apple.CloudDocs/a.txt")))
+        #expect(sent["set"] == .set([.url(UserInfoURL(relative: "icloud-container:iCloud.com.example.App/b.txt"))]))
+        #expect(sent["relative"] == .url(UserInfoURL(relative: "icloud-container:iCloud.com.example.App/Documents/c.txt")))
+        let received = try translator.incoming(sent, to: Self.phone)
+        #expect(received["relative"]?.urlValue?.url?.path(percentEncoded: false) ==
+                "/private/var/mobile/Library/Mobile Documents/iCloud~com~example~App/Documents/c.txt")
+    }
+
+    @Test("a trailing slash (a directory) survives the trip")
+    func directories() throws {
+        let sent = try translator.outgoing(Self.fileURL("/Users/ada/Library/Mobile Documents/iCloud~com~example~App/Documents/Folder", directory: true), from: Self.mac)
+        #expect(sent == .url(UserInfoURL(relative: "icloud-container:iCloud.com.example.App/Documents/Folder/")))
+        #expect(try translator.incoming(sent, to: Self.phone).urlValue?.relative.hasSuffix("/Documents/Folder/") == true)
+    }
+
+    @Test("fileOutsideContainer: file URLs outside every container fail the whole encode, naming the key path")
+    func outsideContainers() {
+        let outside = [
+            "/Users/ada/Documents/secret.txt", "/etc/passwd",
+            "/Users/ada/Library/Mobile Documents/iCloud~com~example~App",               // the container itself
+            "/Users/ada/Library/Mobile Documents/iCloud~com~other~App/x.txt",            // not the sender's
+            "/Users/ada/Library/Mobile Documents/iCloud~com~example~App/../../../../etc/passwd",
+            "/Users/bob/Library/Mobile Documents/iCloud~com~example~App/x.txt",
+            "/Users/ada/Library/Mobile Documents/not.a.container/x.txt",
+        ]
+        for path in outside {
+            do {
+                _ = try translator.outgoing(["items": [1, Self.fileURL(path)]], from: Self.mac)
+                Issue.record("accepted \(path)")
+            } catch {
+                #expect(error.code == .fileOutsideContainer || error.code == .pathEscapesContainer, "\(path): \(error)")
+                #expect(error.keyPath.description == "items[1]")
+            }
+        }
+        #expect(throws: PayloadError(.fileOutsideContainer, "")) { try translator.outgoing(Self.fileURL("/tmp/x"), from: nil) }
+    }
+
+    @Test("schemes: http and https pass; javascript:, data: refused; others only when allowed")
+    func schemes() throws {
+        for text in ["https://a.example/x", "HTTP://a.example"] {
+            _ = try translator.outgoing(.url(UserInfoURL(relative: text)), from: Self.mac)
+        }
+        for text in ["javascript:alert(1)", "data:text/plain,hi", "mailto:a@b.example", "tel:123", "myapp://open"] {
+            #expect(throws: PayloadError(.schemeNotAllowed, "")) { try translator.outgoing(.url(UserInfoURL(relative: text)), from: Self.mac) }
+        }
+        let permissive = URLTranslator(policy: URLPolicy(allowing: ["mailto", "myapp", "javascript"]))
+        _ = try permissive.outgoing(.url(UserInfoURL(relative: "mailto:a@b.example")), from: Self.mac)
+        _ = try permissive.incoming(.url(UserInfoURL(relative: "myapp://open")), to: Self.phone)
+        #expect(throws: PayloadError(.schemeNotAllowed, "")) { try permissive.outgoing(.url(UserInfoURL(relative: "javascript:x")), from: Self.mac) }
+    }
+
+    /// Traversal and encoding tricks, each refused on the way in.
+    static let tricks: [String] = {
+        let reference = "icloud-container:\(app)/"
+        let badComponents = [
+            "..", "%2e%2e", "%2E%2E", "%2e.", ".%2e", "%2E.", ".%2E", ".", "%2e", "%2E",
+            "%2F", "%2f", "a%2Fb", "a%2fb", "%5C", "%5c", "a%5Cb", "..%5C", "%2e%2e%5c", "%2e%2e%2f",
+            "%00", "a%00b", "%0A", "%0D", "%09", "%7F", "%1F",
+            "%C2%80", "a%C2%85b", "%C2%9B", "%C2%9F", "x%C2%9B%5B31m", "%E2%80%A8", "a%E2%80%A9b",
+            "%252e%252e", "%252F", "a%252Fb", "%2", "%zz", "%g0", "%", "%%", "a b", "a\\b", "a?b", "a#b", "é", "a:b",
+            "%C0%AE%C0%AE", "%C0%AF", "%E0%80%AE", "%FF", "%ED%A0%80", "%C0%80", String(repeating: "a", count: 256),
+        ]
+        var tricks: [String] = []
+        for component in badComponents {
+            tricks.append(reference + component)
+            tricks.append(reference + component + "/file.txt")
+            tricks.append(reference + "Documents/" + component + "/file.txt")
+            tricks.append(reference + "Documents/" + component)
+        }
+        tricks += [
+            "icloud-container:", "icloud-container:\(app)", "icloud-container:\(app)/", "icloud-container:/Documents/a",
+            "icloud-container:iCloud~com~example~App/Documents/a", "icloud-container:\(app)//etc/passwd",
+            "icloud-container:\(app)/Documents//a", "icloud-container:\(app)/Documents/a//", "icloud-container:\(app)//file.txt",
+            "icloud-container:\(app)/Documents//", "icloud-container:\(app)///",
+            "icloud-container:iCloud.com.evil.App/Documents/a", "icloud-container:com.apple.Unknown/x",
+            "icloud-container:\(app)/Documents/a?x=1", "icloud-container:\(app)/Documents/a#frag",
+            "icloud-container:..%2F..%2Fetc/passwd", "icloud-container:iCloud.com.example.App%2F..%2F/x",
+            "icloud-container:\(app).evil/x", "icloud-container:\(app)/" + Array(repeating: "abcdefghij", count: 110).joined(separator: "/"),
+            "ICLOUD-CONTAINER:\(app)/../x", "icloud-container:\(app)/%2e%2e/%2e%2e/%2e%2e/etc/passwd",
+            "file:///etc/passwd", "FILE:///etc/passwd", "file://localhost/etc/passwd", "file://host/share/x",
+            "file:/etc/passwd", "file:///private/var/mobile/Library/Mobile%20Documents/iCloud~com~example~App/x",
+            "javascript:alert(1)", "JavaScript:alert(1)", "data:text/html,%3Cb%3E", "vbscript:msgbox", "mailto:x@y.example",
+        ]
+        return tricks
+    }()
+
+    @Test("at least 200 traversal and encoding tricks")
+    func trickCount() {
+        #expect(Self.tricks.count >= 200)
+        #expect(Set(Self.tricks).count == Self.tricks.count)
+    }
+
+    @Test("every trick is refused on the way in", arguments: tricks)
+    func trickRefused(_ text: String) {
+        #expect(throws: PayloadError.self) { try URLTranslator().incoming(["u": .url(UserInfoURL(relative: text))], to: Self.phone) }
+    }
+
+    /// File URLs outside the RFC 3986 / RFC 8089 grammar we read, each refused on the way out
+    /// (Specs/url-translation.md, "Outgoing"), for a path that would otherwise be in the container.
+    static let outgoingForms: [String] = {
+        let path = "/Users/ada/Library/Mobile%20Documents/iCloud~com~example~App/Documents/"
+        return [
+            "file://ada@localhost\(path)x", "file://ada:secret@localhost\(path)x", "file://@localhost\(path)x", "file://@\(path)x",
+            "file://localhost:22\(path)x", "file://localhost:\(path)x", "file://:22\(path)x", "file://host\(path)x",
+            "file://127.0.0.1\(path)x", "file://[::1]\(path)x", "file://localhost.\(path)x", "file://local%68ost\(path)x",
+            "file://\(path)x;y", "file://\(path)x;", "file://\(path);/x", "file://\(path)x;type=a/y",
+            "file://\(path)x?y", "file://\(path)x?", "file://\(path)x#y", "file://\(path)x#",
+            "file://\(path)a b", "file://\(path)é", "file://\(path)a[b", "file://\(path)a]b", "file://\(path)a\\b", "file://\(path)a|b",
+            "file://\(path)a^b", "file://\(path)a`b", "file://\(path)a{b}", "file://\(path)a\"b", "file://\(path)a<b>",
+            "file://\(path)%", "file://\(path)%2", "file://\(path)%G0", "file://\(path)a%zz",
+            "file://\(path)a\u{85}b", "file://\(path)a\u{0}b", "file://\(path)a\tb",
+            "file:c:/x", "file:C:\\x", "file:", "file://", "file:relative/x", "file:////Users/ada/x", "file://localhost//Users/x",
+        ]
+    }()
+
+    @Test("outgoing: a file URL outside the grammar is fileOutsideContainer", arguments: outgoingForms)
+    func outgoingFormRefused(_ text: String) {
+        #expect(throws: PayloadError(.fileOutsideContainer, "")) {
+            try URLTranslator().outgoing(["u": .url(UserInfoURL(relative: text))], from: Self.mac)
+        }
+    }
+
+    @Test("outgoing: the grammar's other forms translate (localhost in any case, no authority, %3B, sub-delims, a relative path)")
+    func outgoingFormsAccepted() throws {
+        let path = "/Users/ada/Library/Mobile%20Documents/iCloud~com~example~App/Documents/"
+        let reference = "icloud-container:iCloud.com.example.App/Documents/"
+        let cases: [(UserInfoURL, String)] = [
+            (UserInfoURL(relative: "file://localhost\(path)x"), reference + "x"),
+            (UserInfoURL(relative: "FILE://LocalHost\(path)x"), reference + "x"),
+            (UserInfoURL(relative: "file:\(path)x"), reference + "x"),
+            (UserInfoURL(relative: "file://\(path)a%3Bb"), reference + "a%3Bb"),
+            (UserInfoURL(relative: "file://\(path)a!$&'()*+,=:@b"), reference + "a%21%24%26%27%28%29%2A%2B%2C%3D%3A%40b"),
+            (UserInfoURL(relative: "sub/c.txt", base: UserInfoURL(relative: "file://\(path)")), reference + "sub/c.txt"),
+            (UserInfoURL(relative: "c.txt", base: UserInfoURL(relative: "file://\(path)b.txt")), reference + "c.txt"),
+            (UserInfoURL(relative: "../Documents/c.txt", base: UserInfoURL(relative: "file://\(path)")), reference + "c.txt"),
+        ]
+        for (url, expected) in cases {
+            #expect(try translator.outgoing(.url(url), from: Self.mac) == .url(UserInfoURL(relative: expected)), "\(url)")
+        }
+        // A network-path reference or a raw ";" against a file base is refused too.
+        for relative in ["//host/x", "a;b", "a?b", "a b"] {
+            #expect(throws: PayloadError(.fileOutsideContainer, "")) {
+                try translator.outgoing(.url(UserInfoURL(relative: relative, base: UserInfoURL(relative: "file://\(path)"))), from: Self.mac)
+            }
+        }
+    }
+
+    @Test("property: a name holding a C1 control or a line separator is refused on both sides")
+    func controlCharactersRefused() async {
+        let controls = (0x80...0x9F).map { Unicode.Scalar(UInt32($0))! } + [Unicode.Scalar(0x2028)!, Unicode.Scalar(0x2029)!]
+        let generator = Generator<(String, Unicode.Scalar), Shrink.None<(String, Unicode.Scalar)>> { rng in
+            (String(repeating: "a", count: Int.random(in: 0...5, using: &rng)), controls.randomElement(using: &rng)!)
+        }
+        await propertyCheck(count: 200, input: generator) { prefix, control in
+            let name = prefix + String(control) + "b.txt"
+            #expect(throws: PayloadError(.invalidContainerReference, "")) {
+                try URLTranslator().outgoing(Self.fileURL("/Users/ada/Library/Mobile Documents/iCloud~com~example~App/" + name), from: Self.mac)
+            }
+            let encoded = String(control).utf8.map { "%" + String($0, radix: 16, uppercase: true) }.joined()
+            #expect(throws: PayloadError(.invalidContainerReference, "")) {
+                try URLTranslator().incoming(.url(UserInfoURL(relative: "icloud-container:\(Self.app)/\(prefix)\(encoded)b.txt")), to: Self.phone)
+            }
+        }
+    }
+
+    @Test("references cannot have or be a base; relative URLs may not resolve to raw files")
+    func basesAndRawFiles() {
+        let reference = UserInfoURL(relative: "icloud-container:\(Self.app)/Documents/")
+        #expect(throws: PayloadError(.invalidContainerReference, "")) { try translator.incoming(.url(UserInfoURL(relative: "a.txt", base: reference)), to: Self.phone) }
+        #expect(throws: PayloadError(.rawFileURL, "")) {
+            try translator.incoming(.url(UserInfoURL(relative: "x", base: UserInfoURL(relative: "file:///tmp/"))), to: Self.phone)
+        }
+        #expect(throws: PayloadError(.unknownContainer, "")) {
+            try translator.incoming(.url(UserInfoURL(relative: "icloud-container:\(Self.app)/x")), to: nil)
+        }
+    }
+
+    /// Path components a user could name a file with (no ".", "..", separators, controls or %HH).
+    static let pathGenerator = Generator<[String], Shrink.None<[String]>> { rng in
+        let alphabet = Array("abcXYZ019 -_.,;'!()[]{}&+=@$~é日本😀#?%:\"<>|*".unicodeScalars)
+        return (0..<Int.random(in: 1...6, using: &rng)).map { _ in
+            var name = ""
+            repeat {
+                name = String(String.UnicodeScalarView((0..<Int.random(in: 1...12, using: &rng)).map { _ in alphabet.randomElement(using: &rng)! }))
+            } while name == "." || name == ".." || name.contains(where: { $0 == "%" }) && name.range(of: #"%[0-9A-Fa-f]{2}"#, options: .regularExpression) != nil
+            return name
+        }
+    }
+
+    @Test("property: outgoing on macOS, then incoming on iOS, names the same relative file")
+    func sameFileAcrossLayouts() async {
+        await propertyCheck(count: 500, input: Self.pathGenerator) { components in
+            let relative = components.joined(separator: "/")
+            let source = Self.fileURL("/Users/ada/Library/Mobile Documents/iCloud~com~example~App/" + relative)
+            let sent = try URLTranslator().outgoing(source, from: Self.mac)
+            #expect(sent.urlValue?.relative.hasPrefix("icloud-container:iCloud.com.example.App/") == true)
+            let received = try URLTranslator().incoming(sent, to: Self.phone)
+            let url = try #require(received.urlValue?.url)
+            #expect(url.path(percentEncoded: false) == "/private/var/mobile/Library/Mobile Documents/iCloud~com~example~App/" + relative)
+        }
+    }
+
+    @Test("property: a custom root works the same way in both directions")
+    func customRoots() async {
+        let a = ContainerLayout(root: "/srv/a b/icloud", containers: [Self.app])
+        let b = ContainerLayout(root: "/data", containers: [Self.app])
+        await propertyCheck(count: 200, input: Self.pathGenerator) { components in
+            let relative = components.joined(separator: "/")
+            let there = try URLTranslator().incoming(try URLTranslator().outgoing(Self.fileURL("/srv/a b/icloud/iCloud~com~example~App/" + relative), from: a), to: b)
+            let back = try URLTranslator().incoming(try URLTranslator().outgoing(there, from: b), to: a)
+            #expect(back.urlValue?.url?.path(percentEncoded: false) == "/srv/a b/icloud/iCloud~com~example~App/" + relative)
+        }
+    }
+}
