@@ -19,8 +19,11 @@ let package = Package(
             dependencies: [
                 .product(name: "PropertyList", package: "ActivityCodec"),
                 .product(name: "PropertyListXML", package: "ActivityCodec"),
+                .product(name: "UserInfo", package: "ActivityCodec"),
+                .product(name: "TypedJSON", package: "ActivityCodec"),
                 .product(name: "KeyedArchive", package: "ActivityCodec"),
-                .product(name: "ActivityPayload", package: "ActivityCodec"),
+                .product(name: "DocumentFormats", package: "ActivityCodec"),
+                .product(name: "Handoff", package: "ActivityCodec"),
             ]
         ),
     ]

@@ -492,7 +492,7 @@ internal struct BinaryInput {
 }
 
 /// The decoding state for one input: what is known about each object, and
-/// the decoded values, filled in one recursive pass.
+/// the decoded values, filled in one pass with an explicit stack.
 ///
 /// The per-object tables are raw memory the decoder owns (released by
 /// `deinit`; the decoder cannot be copied), so that recording an object's
@@ -545,7 +545,18 @@ internal struct BinaryPropertyListDecoder: ~Copyable {
     /// A decoded object: its value, and its expanded size at relative depth 0
     /// (`base`), node count and container height, from which its size where it
     /// is placed follows (``ExpandedSize``).
-    private typealias Decoded = (value: PropertyListValue, base: Int, nodes: Int, height: Int)
+    private struct Decoded {
+        var value: PropertyListValue
+        var base: Int
+        var nodes: Int
+        var height: Int
+
+        /// What ``startLeaf(_:depth:)`` returns for a container still to open
+        /// (a sentinel rather than an optional: an optional of this struct is
+        /// handled through value witnesses, measured 5% of a decode).
+        static let container = Decoded(value: .bool(false), base: 0, nodes: 0, height: -1)
+        var isContainer: Bool { height < 0 }
+    }
 
     /// Checks the header, trailer and offset table (Specs: "Trailer") and
     /// prepares one slot per object.
@@ -596,11 +607,89 @@ internal struct BinaryPropertyListDecoder: ~Copyable {
 
     // MARK: Objects
 
+    /// A container being decoded: one per level of the explicit stack, so that
+    /// no depth a caller allows can overflow the thread's stack
+    /// (Specs/architecture.md, "One stack policy").
+    private struct Frame {
+        /// The container's object number and byte offset.
+        let index: Int
+        let start: Int
+        /// The container depth it was entered at (1 for the top container).
+        let depth: Int
+        let isDictionary: Bool
+        let count: Int
+        /// The first member reference (arrays) or key reference (dictionaries).
+        let references: Int
+        /// The member being decoded.
+        var position = 0
+        var elements: [PropertyListValue] = []
+        var dictionary = PropertyListDictionary()
+        /// The key of the member being decoded (dictionaries).
+        var key = ""
+        var keyHash: Int?
+        /// The container measured at relative depth 0 so far: itself, then
+        /// each member one level down.
+        var base = ExpandedSize.node(depth: 0, payload: 0)
+        var nodes = 1
+        var height = 0
+
+        /// The key path component of the member being decoded.
+        var member: PropertyListKeyPath.Component { isDictionary ? .key(key) : .index(position) }
+    }
+
     /// Decodes object `index` found at container depth `depth` (0 for the top
     /// object): its value, expanded size, node count and container height.
     /// A shared object is decoded once and charged its expanded size again at
-    /// every place it is used.
+    /// every place it is used. Containers in progress are kept on an explicit
+    /// stack (the innermost in `current`, the ones around it in `parents`); an
+    /// error gets the key path from this object to where it happened.
     private mutating func decodeObject(_ index: Int, depth: Int) throws(PropertyListError) -> Decoded {
+        let first = try startLeaf(index, depth: depth)
+        guard first.isContainer else { return first }
+        var current = try open(index, depth: depth)
+        var parents: [Frame] = []
+        while true {
+            if current.position < current.count {
+                // The next member: its key first (dictionaries), then its value.
+                let child: Int
+                do { child = try nextMember(&current) } catch { throw Self.located(error, parents, current, inMember: false) }
+                let leaf: Decoded
+                do { leaf = try startLeaf(child, depth: current.depth) } catch { throw Self.located(error, parents, current, inMember: true) }
+                if !leaf.isContainer {
+                    // The container's own checks are located at the container.
+                    do { try addMember(leaf, to: &current) } catch { throw Self.located(error, parents, current, inMember: false) }
+                } else {
+                    let opened: Frame
+                    do { opened = try open(child, depth: current.depth) } catch { throw Self.located(error, parents, current, inMember: true) }
+                    parents.append(current)
+                    current = opened
+                }
+            } else {
+                // The finished container is a member of its parent: its own
+                // checks are located at that member.
+                let decoded: Decoded
+                do { decoded = try finish(current) } catch { throw Self.located(error, parents, nil, inMember: false) }
+                guard let parent = parents.popLast() else { return decoded }
+                current = parent
+                do { try addMember(decoded, to: &current) } catch { throw Self.located(error, parents, current, inMember: false) }
+            }
+        }
+    }
+
+    /// `error` with the key path through the members in progress of `parents`
+    /// and, with `inMember`, of `current`.
+    private static func located(_ error: PropertyListError, _ parents: [Frame], _ current: Frame?, inMember: Bool) -> PropertyListError {
+        var error = error
+        if inMember, let current { error = error.inside(current.member) }
+        for frame in parents.reversed() { error = error.inside(frame.member) }
+        return error
+    }
+
+    /// Starts object `index` at container depth `depth`: a done object or a
+    /// scalar is finished at once; ``Decoded/container`` for a container to
+    /// ``open(_:depth:)``.
+    @inline(__always)
+    private mutating func startLeaf(_ index: Int, depth: Int) throws(PropertyListError) -> Decoded {
         switch shapes[index].state {
         case .done:
             let shape = shapes[index]
@@ -610,28 +699,93 @@ internal struct BinaryPropertyListDecoder: ~Copyable {
                 throw PropertyListError(.depthLimitExceeded, "containers nest deeper than \(input.limits.maxDepth)", at: .byteOffset(offset))
             }
             try input.checkExpansion(base: sizes[index], nodes: shape.nodes, depth: depth, at: offset)
-            return (values[index], sizes[index], shape.nodes, shape.height)
+            return Decoded(value: values[index], base: sizes[index], nodes: shape.nodes, height: shape.height)
         case .inProgress:
             throw PropertyListError(.cyclicReference, "object \(index) contains itself", at: .byteOffset((try? input.objectOffset(index)) ?? 0))
         case .unvisited:
             break
         }
+        let start = try input.objectOffset(index)
+        let kind = input.bytes[start] & 0xF0
+        guard kind != 0xA0 && kind != 0xD0 else { return .container }
+        shapes[index].state = .inProgress
+        let (scalar, end) = try input.decodeScalar(at: start)
+        let decoded = Decoded(value: scalar, base: ExpandedSize.node(depth: 0, payload: scalar.payloadBytes), nodes: 1, height: 0)
+        try complete(index, at: start, end: end, decoded, depth: depth)
+        return decoded
+    }
+
+    /// Opens the unvisited container `index` at container depth `depth`: its
+    /// header checked, its members still to decode.
+    private mutating func open(_ index: Int, depth: Int) throws(PropertyListError) -> Frame {
         shapes[index].state = .inProgress
         let start = try input.objectOffset(index)
-        let marker = input.bytes[start]
-        let result: Decoded
-        let end: Int
-        switch marker & 0xF0 {
-        case 0xA0:
-            (result, end) = try decodeArray(at: start, depth: depth + 1)
-        case 0xD0:
-            (result, end) = try decodeDictionary(at: start, depth: depth + 1)
-        default:
-            let scalar: PropertyListValue
-            (scalar, end) = try input.decodeScalar(at: start)
-            result = (scalar, ExpandedSize.node(depth: 0, payload: scalar.payloadBytes), 1, 0)
+        let isDictionary = input.bytes[start] & 0xF0 == 0xD0
+        try input.checkDepth(depth + 1, at: start)
+        let (count, references) = try input.readCount(at: start)
+        try input.checkCollectionCount(count, at: start)
+        try input.needReferences(count, at: references, for: start)
+        if isDictionary {
+            try input.needReferences(count, at: references + count * input.referenceSize, for: start)
         }
-        try input.checkExpansion(base: result.base, nodes: result.nodes, depth: depth, at: start)
+        var frame = Frame(index: index, start: start, depth: depth + 1, isDictionary: isDictionary,
+                          count: count, references: references)
+        if isDictionary {
+            frame.dictionary = PropertyListDictionary(minimumCapacity: count)
+        } else {
+            frame.elements.reserveCapacity(count)
+        }
+        return frame
+    }
+
+    /// Reads the reference of `frame`'s member in progress, and for a
+    /// dictionary decodes its key.
+    @inline(__always)
+    private mutating func nextMember(_ frame: inout Frame) throws(PropertyListError) -> Int {
+        let slot = frame.references + frame.position * input.referenceSize
+        guard frame.isDictionary else { return try input.reference(at: slot) }
+        (frame.key, frame.keyHash) = try decodeKey(try input.reference(at: slot), hashed: frame.dictionary.isIndexed)
+        return try input.reference(at: slot + frame.count * input.referenceSize)
+    }
+
+    /// Adds a decoded member to `frame` and checks the container's size so far.
+    @inline(__always)
+    private func addMember(_ member: Decoded, to frame: inout Frame) throws(PropertyListError) {
+        if frame.isDictionary {
+            // duplicateKey: each key once (canonically equivalent spellings count as one).
+            guard frame.dictionary.insertNew(member.value, forKey: frame.key, hashValue: frame.keyHash) else {
+                let slot = frame.references + frame.position * input.referenceSize
+                throw PropertyListError(.duplicateKey, "key \"\(frame.key)\" appears more than once", at: .byteOffset(slot))
+            }
+            // The key and the value, each a node one level down.
+            frame.base = ExpandedSize.add(frame.base, ExpandedSize.node(depth: 1, payload: frame.key.utf8.count))
+            frame.nodes = ExpandedSize.add(frame.nodes, 1 &+ member.nodes)
+        } else {
+            frame.elements.append(member.value)
+            frame.nodes = ExpandedSize.add(frame.nodes, member.nodes)
+        }
+        frame.base = ExpandedSize.add(frame.base, ExpandedSize.placed(base: member.base, nodes: member.nodes, depth: 1))
+        frame.height = max(frame.height, member.height)
+        frame.position += 1
+        try input.checkExpansion(base: frame.base, nodes: frame.nodes, depth: frame.depth - 1, at: frame.start)
+    }
+
+    /// The value of a container whose members are all decoded, checked and stored.
+    @inline(__always)
+    private mutating func finish(_ frame: Frame) throws(PropertyListError) -> Decoded {
+        let width = frame.isDictionary ? 2 : 1
+        let end = frame.references + width * frame.count * input.referenceSize
+        let value: PropertyListValue = frame.isDictionary ? .dictionary(frame.dictionary) : .array(frame.elements)
+        let decoded = Decoded(value: value, base: frame.base, nodes: frame.nodes, height: frame.height + 1)
+        try complete(frame.index, at: frame.start, end: end, decoded, depth: frame.depth - 1)
+        return decoded
+    }
+
+    /// Checks a decoded object's size where it is placed and that it ends where
+    /// the next object starts, then stores it.
+    @inline(__always)
+    private mutating func complete(_ index: Int, at start: Int, end: Int, _ decoded: Decoded, depth: Int) throws(PropertyListError) {
+        try input.checkExpansion(base: decoded.base, nodes: decoded.nodes, depth: depth, at: start)
         // unaccountedBytes: each object ends exactly where the next one (or the table) starts.
         let nextStart = index + 1 < input.objectCount ? try input.objectOffset(index + 1) : input.tableOffset
         guard end == nextStart else {
@@ -639,77 +793,10 @@ internal struct BinaryPropertyListDecoder: ~Copyable {
                 ? "\(nextStart - end) bytes after object \(index) belong to no object"
                 : "object \(index) overlaps the next object or is out of table order", at: .byteOffset(end))
         }
-        (values + index).initialize(to: result.value)
-        sizes[index] = result.base
-        shapes[index] = Shape(state: .done, height: result.height, nodes: result.nodes)
+        (values + index).initialize(to: decoded.value)
+        sizes[index] = decoded.base
+        shapes[index] = Shape(state: .done, height: decoded.height, nodes: decoded.nodes)
         decodedCount += 1
-        return result
-    }
-
-
-    /// Decodes an array (0xAn) entered at container depth `depth`.
-    private mutating func decodeArray(at start: Int, depth: Int) throws(PropertyListError) -> (Decoded, end: Int) {
-        try input.checkDepth(depth, at: start)
-        let (count, refs) = try input.readCount(at: start)
-        try input.checkCollectionCount(count, at: start)
-        try input.needReferences(count, at: refs, for: start)
-        var elements: [PropertyListValue] = []
-        elements.reserveCapacity(count)
-        // The array measured at relative depth 0: itself, then each member one level down.
-        var base = ExpandedSize.node(depth: 0, payload: 0)
-        var nodes = 1
-        var height = 0
-        for position in 0..<count {
-            let child = try input.reference(at: refs + position * input.referenceSize)
-            let member: Decoded
-            do {
-                member = try decodeObject(child, depth: depth)
-            } catch {
-                throw error.inside(.index(position))
-            }
-            elements.append(member.value)
-            base = ExpandedSize.add(base, ExpandedSize.placed(base: member.base, nodes: member.nodes, depth: 1))
-            nodes = ExpandedSize.add(nodes, member.nodes)
-            try input.checkExpansion(base: base, nodes: nodes, depth: depth - 1, at: start)
-            height = max(height, member.height)
-        }
-        return ((.array(elements), base, nodes, height + 1), refs + count * input.referenceSize)
-    }
-
-    /// Decodes a dictionary (0xDn) entered at container depth `depth`.
-    private mutating func decodeDictionary(at start: Int, depth: Int) throws(PropertyListError) -> (Decoded, end: Int) {
-        try input.checkDepth(depth, at: start)
-        let (count, keyRefs) = try input.readCount(at: start)
-        try input.checkCollectionCount(count, at: start)
-        try input.needReferences(count, at: keyRefs, for: start)
-        let valueRefs = keyRefs + count * input.referenceSize
-        try input.needReferences(count, at: valueRefs, for: start)
-        var dictionary = PropertyListDictionary(minimumCapacity: count)
-        var base = ExpandedSize.node(depth: 0, payload: 0)
-        var nodes = 1
-        var height = 0
-        for position in 0..<count {
-            let keyIndex = try input.reference(at: keyRefs + position * input.referenceSize)
-            let (key, keyHash) = try decodeKey(keyIndex, hashed: dictionary.isIndexed)
-            let valueIndex = try input.reference(at: valueRefs + position * input.referenceSize)
-            let member: Decoded
-            do {
-                member = try decodeObject(valueIndex, depth: depth)
-            } catch {
-                throw error.inside(.key(key))
-            }
-            // duplicateKey: each key once (canonically equivalent spellings count as one).
-            guard dictionary.insertNew(member.value, forKey: key, hashValue: keyHash) else {
-                throw PropertyListError(.duplicateKey, "key \"\(key)\" appears more than once", at: .byteOffset(keyRefs + position * input.referenceSize))
-            }
-            // The key and the value, each a node one level down.
-            base = ExpandedSize.add(base, ExpandedSize.node(depth: 1, payload: key.utf8.count))
-            base = ExpandedSize.add(base, ExpandedSize.placed(base: member.base, nodes: member.nodes, depth: 1))
-            nodes = ExpandedSize.add(nodes, 1 &+ member.nodes)
-            try input.checkExpansion(base: base, nodes: nodes, depth: depth - 1, at: start)
-            height = max(height, member.height)
-        }
-        return ((.dictionary(dictionary), base, nodes, height + 1), valueRefs + count * input.referenceSize)
     }
 
     /// Decodes object `index` as a dictionary key; with `hashed`, also
@@ -736,8 +823,10 @@ internal struct BinaryPropertyListDecoder: ~Copyable {
         guard kind == BinaryFormat.Marker.asciiString || kind == BinaryFormat.Marker.utf16String else {
             throw PropertyListError(.nonStringKey, "dictionary key is not a string (marker 0x\(Hex.upper(input.bytes[offset])))", at: .byteOffset(offset))
         }
-        let decoded = try decodeObject(index, depth: 0)
-        guard case .string(let key) = decoded.value else { preconditionFailure("string marker decoded to \(decoded.value.typeName)") }
+        // A string is a scalar: started, it is finished.
+        guard case .string(let key) = try startLeaf(index, depth: 0).value else {
+            preconditionFailure("a string marker decoded to something else")
+        }
         let hash = hashed ? key.hashValue : nil
         // Small documents are decoded without the cache: it would cost more to
         // set up than the few repeated keys they can have save.

@@ -58,7 +58,7 @@ struct StrictJSON {
         var parser = StrictJSON(bytes: bytes, maxDepth: maxDepth, maxStringBytes: maxStringBytes)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.offset = 3; parser.lineStart = 3 }
         parser.skipWhitespace()
-        let node = try parser.value(depth: 0)
+        let node = try parser.document()
         parser.skipWhitespace()
         guard parser.offset == bytes.count else {
             throw parser.failure("text after the JSON value")
@@ -88,72 +88,108 @@ struct StrictJSON {
         }
     }
 
-    private mutating func value(depth: Int) throws(Failure) -> Node {
-        guard depth <= maxDepth else { throw failure("JSON nests deeper than \(maxDepth)", .depthLimitExceeded) }
-        guard offset < bytes.count else { throw failure("the JSON ends where a value should start") }
-        let start = position
-        switch bytes[offset] {
-        case UInt8(ascii: "{"): return try object(depth: depth)
-        case UInt8(ascii: "["): return try array(depth: depth)
-        case UInt8(ascii: "\""): return .string(try string(), at: start)
-        case UInt8(ascii: "t"): try literal("true"); return .bool(true, at: start)
-        case UInt8(ascii: "f"): try literal("false"); return .bool(false, at: start)
-        case UInt8(ascii: "n"): try literal("null"); return .null(at: start)
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try number(), at: start)
-        default: throw failure("unexpected character '\(Self.show(bytes[offset]))'")
+    /// An array or object being parsed: one per level of the explicit stack,
+    /// so that no depth a caller allows can overflow the thread's stack
+    /// (Specs/architecture.md, "One stack policy").
+    private struct Frame {
+        let start: Position
+        let isObject: Bool
+        var elements: [Node] = []
+        var members: [(key: String, value: Node)] = []
+        /// The object's keys so far (duplicateKey), and the key of the member being parsed.
+        var seen = Set<[UInt8]>()
+        var key = ""
+    }
+
+    /// The value at `offset` and everything inside it.
+    private mutating func document() throws(Failure) -> Node {
+        var stack: [Frame] = []
+        while true {
+            // A value starts here, at depth `stack.count`.
+            guard stack.count <= maxDepth else { throw failure("JSON nests deeper than \(maxDepth)", .depthLimitExceeded) }
+            guard offset < bytes.count else { throw failure("the JSON ends where a value should start") }
+            let start = position
+            var node: Node
+            switch bytes[offset] {
+            case UInt8(ascii: "{"):
+                offset += 1
+                skipWhitespace()
+                if offset < bytes.count, bytes[offset] == UInt8(ascii: "}") {
+                    offset += 1
+                    node = .object([], at: start)
+                } else {
+                    stack.append(Frame(start: start, isObject: true))
+                    try memberKey(&stack[stack.count - 1])
+                    continue
+                }
+            case UInt8(ascii: "["):
+                offset += 1
+                skipWhitespace()
+                if offset < bytes.count, bytes[offset] == UInt8(ascii: "]") {
+                    offset += 1
+                    node = .array([], at: start)
+                } else {
+                    stack.append(Frame(start: start, isObject: false))
+                    continue
+                }
+            case UInt8(ascii: "\""): node = .string(try string(), at: start)
+            case UInt8(ascii: "t"): try literal("true"); node = .bool(true, at: start)
+            case UInt8(ascii: "f"): try literal("false"); node = .bool(false, at: start)
+            case UInt8(ascii: "n"): try literal("null"); node = .null(at: start)
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): node = .number(try number(), at: start)
+            default: throw failure("unexpected character '\(Self.show(bytes[offset]))'")
+            }
+            // Hand the value to its container; close every container that ends here.
+            while let top = stack.indices.last {
+                if stack[top].isObject {
+                    stack[top].members.append((stack[top].key, node))
+                } else {
+                    stack[top].elements.append(node)
+                }
+                skipWhitespace()
+                guard offset < bytes.count else {
+                    throw failure(stack[top].isObject ? "the JSON ends inside an object" : "the JSON ends inside an array")
+                }
+                if bytes[offset] == UInt8(ascii: ",") {
+                    offset += 1
+                    skipWhitespace()
+                    if stack[top].isObject { try memberKey(&stack[top]) }
+                    break
+                }
+                let frame = stack.removeLast()
+                if frame.isObject {
+                    guard bytes[offset] == UInt8(ascii: "}") else { throw failure("expected ',' or '}'") }
+                    node = .object(frame.members, at: frame.start)
+                } else {
+                    guard bytes[offset] == UInt8(ascii: "]") else { throw failure("expected ',' or ']'") }
+                    node = .array(frame.elements, at: frame.start)
+                }
+                offset += 1
+            }
+            if stack.isEmpty { return node }
         }
+    }
+
+    /// An object member's key and colon, up to where its value starts.
+    private mutating func memberKey(_ frame: inout Frame) throws(Failure) {
+        guard offset < bytes.count, bytes[offset] == UInt8(ascii: "\"") else { throw failure("expected a string key") }
+        let keyPosition = position
+        let key = try string()
+        // duplicateKey: JSON objects name each key once (compared by scalars).
+        guard frame.seen.insert(Array(key.utf8)).inserted else {
+            throw Failure(code: .duplicateKey, reason: "key \"\(key)\" appears more than once", position: keyPosition)
+        }
+        skipWhitespace()
+        guard offset < bytes.count, bytes[offset] == UInt8(ascii: ":") else { throw failure("expected ':' after a key") }
+        offset += 1
+        skipWhitespace()
+        frame.key = key
     }
 
     private mutating func literal(_ word: String) throws(Failure) {
         let expected = Array(word.utf8)
         guard bytes[offset...].starts(with: expected) else { throw failure("expected \(word)") }
         offset += expected.count
-    }
-
-    private mutating func object(depth: Int) throws(Failure) -> Node {
-        let start = position
-        offset += 1
-        var members: [(key: String, value: Node)] = []
-        var seen = Set<[UInt8]>()
-        skipWhitespace()
-        if offset < bytes.count, bytes[offset] == UInt8(ascii: "}") { offset += 1; return .object(members, at: start) }
-        while true {
-            skipWhitespace()
-            guard offset < bytes.count, bytes[offset] == UInt8(ascii: "\"") else { throw failure("expected a string key") }
-            let keyPosition = position
-            let key = try string()
-            // duplicateKey: JSON objects name each key once (compared by scalars).
-            guard seen.insert(Array(key.utf8)).inserted else {
-                throw Failure(code: .duplicateKey, reason: "key \"\(key)\" appears more than once", position: keyPosition)
-            }
-            skipWhitespace()
-            guard offset < bytes.count, bytes[offset] == UInt8(ascii: ":") else { throw failure("expected ':' after a key") }
-            offset += 1
-            skipWhitespace()
-            members.append((key, try value(depth: depth + 1)))
-            skipWhitespace()
-            guard offset < bytes.count else { throw failure("the JSON ends inside an object") }
-            if bytes[offset] == UInt8(ascii: ",") { offset += 1; continue }
-            if bytes[offset] == UInt8(ascii: "}") { offset += 1; return .object(members, at: start) }
-            throw failure("expected ',' or '}'")
-        }
-    }
-
-    private mutating func array(depth: Int) throws(Failure) -> Node {
-        let start = position
-        offset += 1
-        var elements: [Node] = []
-        skipWhitespace()
-        if offset < bytes.count, bytes[offset] == UInt8(ascii: "]") { offset += 1; return .array(elements, at: start) }
-        while true {
-            skipWhitespace()
-            elements.append(try value(depth: depth + 1))
-            skipWhitespace()
-            guard offset < bytes.count else { throw failure("the JSON ends inside an array") }
-            if bytes[offset] == UInt8(ascii: ",") { offset += 1; continue }
-            if bytes[offset] == UInt8(ascii: "]") { offset += 1; return .array(elements, at: start) }
-            throw failure("expected ',' or ']'")
-        }
     }
 
     /// A string literal at `offset` (which holds the opening quote).

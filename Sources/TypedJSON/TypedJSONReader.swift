@@ -16,14 +16,14 @@ public struct TypedJSONReader: Sendable {
     /// Reads a userInfo value (`uid` is refused: it is not a userInfo type).
     public func readUserInfo(_ data: Data) throws(UserInfoError) -> UserInfoValue {
         var converter = TypedJSONConverter(limits: limits, inputBytes: data.count)
-        return try converter.userInfo(try parse(data), depth: 0)
+        return try converter.userInfo(try parse(data))
     }
 
     /// Reads a property-list value (`null`, `set`, `uuid` and `url` are refused:
     /// they are not property-list types; `uid` is accepted).
     public func readPropertyList(_ data: Data) throws(UserInfoError) -> PropertyListValue {
         var converter = TypedJSONConverter(limits: limits, inputBytes: data.count)
-        return try converter.propertyList(try parse(data), depth: 0)
+        return try converter.propertyList(try parse(data))
     }
 
     private func parse(_ data: Data) throws(UserInfoError) -> StrictJSON.Node {
@@ -171,73 +171,233 @@ struct TypedJSONConverter {
         }
     }
 
-    // The recursion passes only through small frames: the dispatchers below
-    // and one function per container type, so that the stack used per level
-    // stays small even in debug builds (every case's locals would otherwise
-    // share one large frame per level).
+    // MARK: Trees
 
-    mutating func userInfo(_ node: StrictJSON.Node, depth: Int) throws(UserInfoError) -> UserInfoValue {
-        try charge(ExpandedSize.node(depth: depth, payload: 0), node)
-        let (type, fields) = try fields(of: node)
-        switch type {
-        case "array": return .array(try userInfoArray(node, fields, depth: depth))
-        case "set": return .set(try userInfoSet(node, fields, depth: depth))
-        case "dict": return .dictionary(try userInfoDictionary(node, fields, depth: depth))
-        case "url": return .url(try url(node, fields, depth: depth))
-        default:
-            let leaf = try userInfoLeaf(type, fields, node)
-            try charge(leaf.payloadBytes, node)
-            return leaf
-        }
+    /// A container being converted: one per level of the explicit stack, so
+    /// that no depth a caller allows can overflow the thread's stack
+    /// (Specs/architecture.md, "One stack policy").
+    private struct Frame<Value> {
+        let node: StrictJSON.Node
+        let container: TypedJSONContainer
+        /// The depth of the container's members.
+        let memberDepth: Int
+        let children: [StrictJSON.Node]
+        /// The dictionary's keys, in order (empty for arrays and sets).
+        let keys: [String]
+        var results: [Value] = []
     }
 
-    @inline(never)
-    private func userInfoLeaf(_ type: String, _ fields: [String: StrictJSON.Node], _ node: StrictJSON.Node) throws(UserInfoError) -> UserInfoValue {
-        if let scalar = try scalar(type, fields, node) { return UserInfoValue(propertyListScalar: scalar)! }
-        switch type {
-        case "null":
-            try expectFields(fields, [], type: type, node)
-            return .null
-        case "uuid":
-            try expectFields(fields, ["value"], type: type, node)
-            let text = try stringField(fields["value"]!, type: type)
-            guard TypedJSONSyntax.isUUID(text), let uuid = UUID(uuidString: text) else {
-                throw error(.invalidUUID, "\"\(text)\" is not a UUID (8-4-4-4-12 hexadecimal digits)", fields["value"]!)
-            }
-            return .uuid(uuid)
-        case "uid":
-            // notUserInfoType
-            throw error(.notUserInfoType, "a uid is not a userInfo value", node)
-        default:
-            // unknownType
-            throw error(.unknownType, "unknown type \"\(type)\"", fields["type"]!)
-        }
+    mutating func userInfo(_ root: StrictJSON.Node) throws(UserInfoError) -> UserInfoValue {
+        try convert(root)
     }
 
-    @inline(never)
-    private mutating func userInfoArray(_ node: StrictJSON.Node, _ fields: [String: StrictJSON.Node], depth: Int) throws(UserInfoError) -> [UserInfoValue] {
-        try expectFields(fields, ["value"], type: "array", node)
-        try checkDepth(depth, node)
-        var result: [UserInfoValue] = []
-        for (position, element) in try elements(fields["value"]!, type: "array").enumerated() {
-            do { result.append(try userInfo(element, depth: depth + 1)) } catch { throw error.inside(.index(position)) }
-        }
-        return result
+    mutating func propertyList(_ root: StrictJSON.Node) throws(UserInfoError) -> PropertyListValue {
+        try convert(root)
     }
 
-    @inline(never)
-    private mutating func userInfoSet(_ node: StrictJSON.Node, _ fields: [String: StrictJSON.Node], depth: Int) throws(UserInfoError) -> UserInfoSet {
-        try expectFields(fields, ["value"], type: "set", node)
-        try checkDepth(depth, node)
-        var set = UserInfoSet()
-        for (position, element) in try elements(fields["value"]!, type: "set").enumerated() {
-            do throws(UserInfoError) {
-                // duplicateSetMember
-                guard set.insert(try userInfo(element, depth: depth + 1)) else {
-                    throw self.error(.duplicateSetMember, "the set holds this member twice", element)
+    /// Converts the tree of `root` with an explicit stack; an error gets the
+    /// key path from the root to where it happened.
+    private mutating func convert<Value: TypedJSONModel>(_ root: StrictJSON.Node) throws(UserInfoError) -> Value {
+        var stack: [Frame<Value>] = []
+        var next = root
+        var depth = 0
+        while true {
+            var value: Value
+            do {
+                try charge(ExpandedSize.node(depth: depth, payload: 0), next)
+                let (type, fields) = try fields(of: next)
+                if let container = Value.container(type) {
+                    if let frame: Frame<Value> = try open(container, type, fields, next, depth: depth) {
+                        stack.append(frame)
+                        depth += 1
+                        next = frame.children[0]
+                        if container == .dictionary {
+                            try charge(ExpandedSize.node(depth: depth, payload: frame.keys[0].utf8.count), next)
+                        }
+                        continue
+                    }
+                    value = try Value.build(container, [], keys: [], children: [], node: next, converter: self)
+                } else {
+                    value = try Value.leaf(type, fields, next, depth: depth, converter: &self)
                 }
             } catch {
-                throw error.inside(.index(position))
+                throw located(error, stack)
+            }
+            // Hand the value up until a container still has members to convert.
+            while let last = stack.indices.last {
+                stack[last].results.append(value)
+                let done = stack[last].results.count
+                if done < stack[last].children.count {
+                    next = stack[last].children[done]
+                    depth = stack[last].memberDepth
+                    if stack[last].container == .dictionary {
+                        do {
+                            try charge(ExpandedSize.node(depth: depth, payload: stack[last].keys[done].utf8.count), next)
+                        } catch {
+                            throw located(error, stack)
+                        }
+                    }
+                    break
+                }
+                let frame = stack.removeLast()
+                do {
+                    value = try Value.build(frame.container, frame.results, keys: frame.keys, children: frame.children,
+                                            node: frame.node, converter: self)
+                } catch {
+                    throw located(error, stack)
+                }
+            }
+            if stack.isEmpty { return value }
+        }
+    }
+
+    /// Checks a container's fields, depth and size: a frame for its members,
+    /// or nil when it has none.
+    private func open<Value>(_ container: TypedJSONContainer, _ type: String, _ fields: [String: StrictJSON.Node],
+                             _ node: StrictJSON.Node, depth: Int) throws(UserInfoError) -> Frame<Value>? {
+        try expectFields(fields, ["value"], type: type, node)
+        try checkDepth(depth, node)
+        let children: [StrictJSON.Node]
+        var keys: [String] = []
+        if container == .dictionary {
+            let entries = try members(fields["value"]!)
+            children = entries.map(\.value)
+            keys = entries.map(\.key)
+        } else {
+            children = try elements(fields["value"]!, type: type)
+        }
+        guard !children.isEmpty else { return nil }
+        var frame = Frame<Value>(node: node, container: container, memberDepth: depth + 1, children: children, keys: keys)
+        frame.results.reserveCapacity(children.count)
+        return frame
+    }
+
+    /// `error` with the path from the root to the member being converted in front of its own.
+    private func located<Value>(_ error: UserInfoError, _ stack: [Frame<Value>]) -> UserInfoError {
+        var located = error
+        var level = stack.count - 1
+        while level >= 0 {
+            let position = stack[level].results.count
+            located = located.inside(stack[level].container == .dictionary ? .key(stack[level].keys[position]) : .index(position))
+            level -= 1
+        }
+        return located
+    }
+
+    /// A url and its chain of bases, converted without recursion.
+    fileprivate mutating func url(_ node: StrictJSON.Node, _ fields: [String: StrictJSON.Node], depth: Int) throws(UserInfoError) -> UserInfoURL {
+        // The chain from the url to its innermost base, each checked as met.
+        var chain: [(node: StrictJSON.Node, relative: String)] = []
+        var current = (node: node, fields: fields, depth: depth)
+        while true {
+            try expectFields(current.fields, ["relative", "base"], type: "url", current.node)
+            try checkDepth(current.depth, current.node)
+            let relative = try stringField(current.fields["relative"]!, type: "url")
+            try charge(relative.utf8.count, current.node)
+            chain.append((current.node, relative))
+            let baseNode = current.fields["base"]!
+            if case .null = baseNode { break }
+            let (baseType, baseFields) = try self.fields(of: baseNode)
+            guard baseType == "url" else {
+                throw error(.wrongFieldType, "the base of a url is a url or null, not a \(baseType)", baseNode)
+            }
+            try charge(ExpandedSize.node(depth: current.depth + 1, payload: 0), baseNode)
+            current = (baseNode, baseFields, current.depth + 1)
+        }
+        // Built from the innermost base out; invalidURL names the first that fails.
+        var url: UserInfoURL?
+        for (node, relative) in chain.reversed() {
+            var link = UserInfoURL(relative: relative)
+            link.base = url
+            // invalidURL
+            guard link.isValid else {
+                throw error(.invalidURL, "\"\(relative)\" is not a URL Foundation can parse", node)
+            }
+            url = link
+        }
+        return url!
+    }
+
+    // MARK: Leaves and containers of each model
+
+    fileprivate mutating func userInfoLeaf(_ type: String, _ fields: [String: StrictJSON.Node], _ node: StrictJSON.Node,
+                                           depth: Int) throws(UserInfoError) -> UserInfoValue {
+        if type == "url" { return .url(try url(node, fields, depth: depth)) }
+        let leaf: UserInfoValue
+        if let scalar = try scalar(type, fields, node) {
+            leaf = UserInfoValue(propertyListScalar: scalar)!
+        } else {
+            switch type {
+            case "null":
+                try expectFields(fields, [], type: type, node)
+                leaf = .null
+            case "uuid":
+                try expectFields(fields, ["value"], type: type, node)
+                let text = try stringField(fields["value"]!, type: type)
+                guard TypedJSONSyntax.isUUID(text), let uuid = UUID(uuidString: text) else {
+                    throw error(.invalidUUID, "\"\(text)\" is not a UUID (8-4-4-4-12 hexadecimal digits)", fields["value"]!)
+                }
+                leaf = .uuid(uuid)
+            case "uid":
+                // notUserInfoType
+                throw error(.notUserInfoType, "a uid is not a userInfo value", node)
+            default:
+                // unknownType
+                throw error(.unknownType, "unknown type \"\(type)\"", fields["type"]!)
+            }
+        }
+        try charge(leaf.payloadBytes, node)
+        return leaf
+    }
+
+    fileprivate mutating func propertyListLeaf(_ type: String, _ fields: [String: StrictJSON.Node],
+                                               _ node: StrictJSON.Node) throws(UserInfoError) -> PropertyListValue {
+        let leaf: PropertyListValue
+        if let scalar = try scalar(type, fields, node) {
+            leaf = scalar
+        } else {
+            switch type {
+            case "uid":
+                try expectFields(fields, ["value"], type: type, node)
+                let text = try stringField(fields["value"]!, type: type)
+                guard TypedJSONSyntax.isCanonicalInteger(text), let uid = UInt32(text) else {
+                    throw error(.invalidNumber, "\"\(text)\" is not a UID (a decimal in [0, 2^32))", fields["value"]!)
+                }
+                leaf = .uid(uid)
+            case "null":
+                try expectFields(fields, [], type: type, node)
+                leaf = .null
+            case "set", "uuid", "url":
+                // notPlistNative
+                throw error(.notPlistNative, "a \(type) is not a property-list value", node)
+            default:
+                throw error(.unknownType, "unknown type \"\(type)\"", fields["type"]!)
+            }
+        }
+        try charge(leaf.payloadBytes, node)
+        return leaf
+    }
+
+    /// A dictionary of converted members.
+    fileprivate func dictionary<Value>(_ members: [Value], keys: [String],
+                                       children: [StrictJSON.Node]) throws(UserInfoError) -> StringKeyedDictionary<Value> {
+        var dictionary = StringKeyedDictionary<Value>(minimumCapacity: members.count)
+        for (position, member) in members.enumerated() {
+            // duplicateKey: canonically equivalent keys, which JSON keeps apart, are one key here.
+            guard dictionary.insertNew(member, forKey: keys[position]) else {
+                throw error(.duplicateKey, "key \"\(keys[position])\" appears twice (as canonically equivalent spellings)", children[position])
+            }
+        }
+        return dictionary
+    }
+
+    /// A set of converted members.
+    fileprivate func set(_ members: [UserInfoValue], children: [StrictJSON.Node], node: StrictJSON.Node) throws(UserInfoError) -> UserInfoSet {
+        var set = UserInfoSet()
+        for (position, member) in members.enumerated() {
+            // duplicateSetMember
+            guard set.insert(member) else {
+                throw error(.duplicateSetMember, "the set holds this member twice", children[position]).inside(.index(position))
             }
         }
         // ambiguousSetMembers
@@ -248,107 +408,66 @@ struct TypedJSONConverter {
         }
         return set
     }
+}
 
-    @inline(never)
-    private mutating func userInfoDictionary(_ node: StrictJSON.Node, _ fields: [String: StrictJSON.Node], depth: Int) throws(UserInfoError) -> UserInfoDictionary {
-        try expectFields(fields, ["value"], type: "dict", node)
-        try checkDepth(depth, node)
-        let entries = try members(fields["value"]!)
-        var dictionary = UserInfoDictionary(minimumCapacity: entries.count)
-        for (key, member) in entries {
-            try charge(ExpandedSize.node(depth: depth + 1, payload: key.utf8.count), member)
-            let value: UserInfoValue
-            do { value = try userInfo(member, depth: depth + 1) } catch { throw error.inside(.key(key)) }
-            // duplicateKey: canonically equivalent keys, which JSON keeps apart, are one key here.
-            guard dictionary.insertNew(value, forKey: key) else {
-                throw self.error(.duplicateKey, "key \"\(key)\" appears twice (as canonically equivalent spellings)", member)
-            }
-        }
-        return dictionary
-    }
+/// The containers of typed JSON.
+private enum TypedJSONContainer { case array, set, dictionary }
 
-    private mutating func url(_ node: StrictJSON.Node, _ fields: [String: StrictJSON.Node], depth: Int) throws(UserInfoError) -> UserInfoURL {
-        try expectFields(fields, ["relative", "base"], type: "url", node)
-        try checkDepth(depth, node)
-        let relative = try stringField(fields["relative"]!, type: "url")
-        try charge(relative.utf8.count, node)
-        var url = UserInfoURL(relative: relative)
-        let baseNode = fields["base"]!
-        if case .null = baseNode {} else {
-            let (baseType, baseFields) = try self.fields(of: baseNode)
-            guard baseType == "url" else {
-                throw error(.wrongFieldType, "the base of a url is a url or null, not a \(baseType)", baseNode)
-            }
-            try charge(ExpandedSize.node(depth: depth + 1, payload: 0), baseNode)
-            url.base = try self.url(baseNode, baseFields, depth: depth + 1)
-        }
-        // invalidURL
-        guard url.isValid else {
-            throw error(.invalidURL, "\"\(relative)\" is not a URL Foundation can parse", node)
-        }
-        return url
-    }
+/// A value model typed JSON converts to: its containers, leaves and how a
+/// container is built from its converted members.
+private protocol TypedJSONModel {
+    static func container(_ type: String) -> TypedJSONContainer?
+    static func leaf(_ type: String, _ fields: [String: StrictJSON.Node], _ node: StrictJSON.Node, depth: Int,
+                     converter: inout TypedJSONConverter) throws(UserInfoError) -> Self
+    static func build(_ container: TypedJSONContainer, _ members: [Self], keys: [String], children: [StrictJSON.Node],
+                      node: StrictJSON.Node, converter: TypedJSONConverter) throws(UserInfoError) -> Self
+}
 
-    mutating func propertyList(_ node: StrictJSON.Node, depth: Int) throws(UserInfoError) -> PropertyListValue {
-        try charge(ExpandedSize.node(depth: depth, payload: 0), node)
-        let (type, fields) = try fields(of: node)
+extension UserInfoValue: TypedJSONModel {
+    fileprivate static func container(_ type: String) -> TypedJSONContainer? {
         switch type {
-        case "array": return .array(try propertyListArray(node, fields, depth: depth))
-        case "dict": return .dictionary(try propertyListDictionary(node, fields, depth: depth))
-        default:
-            let leaf = try propertyListLeaf(type, fields, node)
-            try charge(leaf.payloadBytes, node)
-            return leaf
+        case "array": .array
+        case "set": .set
+        case "dict": .dictionary
+        default: nil
         }
     }
 
-    @inline(never)
-    private func propertyListLeaf(_ type: String, _ fields: [String: StrictJSON.Node], _ node: StrictJSON.Node) throws(UserInfoError) -> PropertyListValue {
-        if let scalar = try scalar(type, fields, node) { return scalar }
+    fileprivate static func leaf(_ type: String, _ fields: [String: StrictJSON.Node], _ node: StrictJSON.Node, depth: Int,
+                                 converter: inout TypedJSONConverter) throws(UserInfoError) -> UserInfoValue {
+        try converter.userInfoLeaf(type, fields, node, depth: depth)
+    }
+
+    fileprivate static func build(_ container: TypedJSONContainer, _ members: [UserInfoValue], keys: [String], children: [StrictJSON.Node],
+                                  node: StrictJSON.Node, converter: TypedJSONConverter) throws(UserInfoError) -> UserInfoValue {
+        switch container {
+        case .array: .array(members)
+        case .set: .set(try converter.set(members, children: children, node: node))
+        case .dictionary: .dictionary(try converter.dictionary(members, keys: keys, children: children))
+        }
+    }
+}
+
+extension PropertyListValue: TypedJSONModel {
+    fileprivate static func container(_ type: String) -> TypedJSONContainer? {
         switch type {
-        case "uid":
-            try expectFields(fields, ["value"], type: type, node)
-            let text = try stringField(fields["value"]!, type: type)
-            guard TypedJSONSyntax.isCanonicalInteger(text), let uid = UInt32(text) else {
-                throw error(.invalidNumber, "\"\(text)\" is not a UID (a decimal in [0, 2^32))", fields["value"]!)
-            }
-            return .uid(uid)
-        case "null":
-            try expectFields(fields, [], type: type, node)
-            return .null
-        case "set", "uuid", "url":
-            throw error(.notPlistNative, "a \(type) is not a property-list value", node)
-        default:
-            throw error(.unknownType, "unknown type \"\(type)\"", fields["type"]!)
+        case "array": .array
+        case "dict": .dictionary
+        default: nil
         }
     }
 
-    @inline(never)
-    private mutating func propertyListArray(_ node: StrictJSON.Node, _ fields: [String: StrictJSON.Node], depth: Int) throws(UserInfoError) -> [PropertyListValue] {
-        try expectFields(fields, ["value"], type: "array", node)
-        try checkDepth(depth, node)
-        var result: [PropertyListValue] = []
-        for (position, element) in try elements(fields["value"]!, type: "array").enumerated() {
-            do { result.append(try propertyList(element, depth: depth + 1)) } catch { throw error.inside(.index(position)) }
-        }
-        return result
+    fileprivate static func leaf(_ type: String, _ fields: [String: StrictJSON.Node], _ node: StrictJSON.Node, depth: Int,
+                                 converter: inout TypedJSONConverter) throws(UserInfoError) -> PropertyListValue {
+        try converter.propertyListLeaf(type, fields, node)
     }
 
-    @inline(never)
-    private mutating func propertyListDictionary(_ node: StrictJSON.Node, _ fields: [String: StrictJSON.Node], depth: Int) throws(UserInfoError) -> PropertyListDictionary {
-        try expectFields(fields, ["value"], type: "dict", node)
-        try checkDepth(depth, node)
-        let entries = try members(fields["value"]!)
-        var dictionary = PropertyListDictionary(minimumCapacity: entries.count)
-        for (key, member) in entries {
-            try charge(ExpandedSize.node(depth: depth + 1, payload: key.utf8.count), member)
-            let value: PropertyListValue
-            do { value = try propertyList(member, depth: depth + 1) } catch { throw error.inside(.key(key)) }
-            guard dictionary.insertNew(value, forKey: key) else {
-                throw self.error(.duplicateKey, "key \"\(key)\" appears twice (as canonically equivalent spellings)", member)
-            }
+    fileprivate static func build(_ container: TypedJSONContainer, _ members: [PropertyListValue], keys: [String], children: [StrictJSON.Node],
+                                  node: StrictJSON.Node, converter: TypedJSONConverter) throws(UserInfoError) -> PropertyListValue {
+        switch container {
+        case .array, .set: .array(members)
+        case .dictionary: .dictionary(try converter.dictionary(members, keys: keys, children: children))
         }
-        return dictionary
     }
 }
 

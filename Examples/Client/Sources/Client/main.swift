@@ -4,8 +4,11 @@
 import Foundation
 import PropertyList
 import PropertyListXML
+import UserInfo
+import TypedJSON
 import KeyedArchive
-import ActivityPayload
+import DocumentFormats
+import Handoff
 
 struct TripState: Codable, Equatable {
     var document: URL
@@ -56,6 +59,16 @@ do {
     let userInfo = UserInfoValue.dictionary(["id": .uuid(UUID()), "nothing": .null])
     let archive = try KeyedArchiveWriter().write(userInfo)
     require(try KeyedArchiveReader().read(archive) == userInfo, "a keyed archive round-trips")
+
+    // TypedJSON: the same userInfo as lossless JSON.
+    let json = TypedJSONWriter().write(userInfo)
+    require(try TypedJSONReader().readUserInfo(json) == userInfo, "typed JSON round-trips")
+
+    // DocumentFormats: one reader for any property list, the format detected.
+    require(try Document.read(any: xml) == plist && Document.read(any: binary) == plist,
+            "the format layer reads XML and binary alike")
+    let xmlArchive = try UserInfoCodec().encode(userInfo, format: .xml)
+    require(try UserInfoCodec().decode(xmlArchive) == userInfo, "a keyed archive in XML round-trips")
 
     // And Foundation's own reader opens our archive's plist.
     let foundationView = try PropertyListSerialization.propertyList(from: archive, format: nil)
