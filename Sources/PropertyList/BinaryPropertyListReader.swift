@@ -532,6 +532,13 @@ internal struct BinaryPropertyListDecoder: ~Copyable {
     /// Each object's value, initialised when its shape is done (never before).
     private let values: UnsafeMutablePointer<PropertyListValue>
     private var decodedCount = 0
+    /// The containers in progress, outermost first: an explicit stack, so that
+    /// no depth a caller allows can overflow the thread's stack
+    /// (Specs/architecture.md, "One stack policy"). Frames are initialised
+    /// in place when a container opens and moved out when it closes, never
+    /// copied; `openFrames` of them are live.
+    private let frames: UnsafeMutablePointer<Frame>
+    private var openFrames = 0
     /// Recently decoded dictionary keys (see `decodeKey`); allocated on first use.
     private var recentKeys: [RecentKey] = []
     private static let recentKeysSize = 256
@@ -572,6 +579,8 @@ internal struct BinaryPropertyListDecoder: ~Copyable {
         shapes = shapeMemory.bindMemory(to: Shape.self, capacity: count)
         sizes = sizeMemory.bindMemory(to: Int.self, capacity: count)
         values = .allocate(capacity: count)
+        // Containers nest at most maxDepth deep, and at most once per object (no cycles).
+        frames = .allocate(capacity: min(limits.maxDepth, count) + 1)
     }
 
     deinit {
@@ -582,6 +591,8 @@ internal struct BinaryPropertyListDecoder: ~Copyable {
             }
         }
         values.deallocate()
+        frames.deinitialize(count: openFrames)
+        frames.deallocate()
         free(sizes)
         free(shapes)
     }
@@ -607,9 +618,7 @@ internal struct BinaryPropertyListDecoder: ~Copyable {
 
     // MARK: Objects
 
-    /// A container being decoded: one per level of the explicit stack, so that
-    /// no depth a caller allows can overflow the thread's stack
-    /// (Specs/architecture.md, "One stack policy").
+    /// A container being decoded: one per level of `frames`.
     private struct Frame {
         /// The container's object number and byte offset.
         let index: Int
@@ -640,48 +649,49 @@ internal struct BinaryPropertyListDecoder: ~Copyable {
     /// Decodes object `index` found at container depth `depth` (0 for the top
     /// object): its value, expanded size, node count and container height.
     /// A shared object is decoded once and charged its expanded size again at
-    /// every place it is used. Containers in progress are kept on an explicit
-    /// stack (the innermost in `current`, the ones around it in `parents`); an
+    /// every place it is used. Containers in progress are kept in `frames`; an
     /// error gets the key path from this object to where it happened.
     private mutating func decodeObject(_ index: Int, depth: Int) throws(PropertyListError) -> Decoded {
         let first = try startLeaf(index, depth: depth)
         guard first.isContainer else { return first }
-        var current = try open(index, depth: depth)
-        var parents: [Frame] = []
+        let bottom = openFrames
+        try open(index, depth: depth)
         while true {
-            if current.position < current.count {
+            let top = frames + (openFrames - 1)
+            if top.pointee.position < top.pointee.count {
                 // The next member: its key first (dictionaries), then its value.
+                // The container's own checks are located at the container, the
+                // member's at the member.
                 let child: Int
-                do { child = try nextMember(&current) } catch { throw Self.located(error, parents, current, inMember: false) }
+                do { child = try nextMember(top) } catch { throw located(error, levels: openFrames - 1, from: bottom) }
                 let leaf: Decoded
-                do { leaf = try startLeaf(child, depth: current.depth) } catch { throw Self.located(error, parents, current, inMember: true) }
-                if !leaf.isContainer {
-                    // The container's own checks are located at the container.
-                    do { try addMember(leaf, to: &current) } catch { throw Self.located(error, parents, current, inMember: false) }
+                do { leaf = try startLeaf(child, depth: top.pointee.depth) } catch { throw located(error, levels: openFrames, from: bottom) }
+                if leaf.isContainer {
+                    do { try open(child, depth: top.pointee.depth) } catch { throw located(error, levels: openFrames, from: bottom) }
                 } else {
-                    let opened: Frame
-                    do { opened = try open(child, depth: current.depth) } catch { throw Self.located(error, parents, current, inMember: true) }
-                    parents.append(current)
-                    current = opened
+                    do { try addMember(leaf, to: top) } catch { throw located(error, levels: openFrames - 1, from: bottom) }
                 }
             } else {
                 // The finished container is a member of its parent: its own
                 // checks are located at that member.
+                openFrames -= 1
                 let decoded: Decoded
-                do { decoded = try finish(current) } catch { throw Self.located(error, parents, nil, inMember: false) }
-                guard let parent = parents.popLast() else { return decoded }
-                current = parent
-                do { try addMember(decoded, to: &current) } catch { throw Self.located(error, parents, current, inMember: false) }
+                do { decoded = try finish(top) } catch { throw located(error, levels: openFrames, from: bottom) }
+                if openFrames == bottom { return decoded }
+                do { try addMember(decoded, to: top - 1) } catch { throw located(error, levels: openFrames - 1, from: bottom) }
             }
         }
     }
 
-    /// `error` with the key path through the members in progress of `parents`
-    /// and, with `inMember`, of `current`.
-    private static func located(_ error: PropertyListError, _ parents: [Frame], _ current: Frame?, inMember: Bool) -> PropertyListError {
+    /// `error` with the key path through the members in progress of the
+    /// frames from `bottom` up to (not including) `levels`.
+    private func located(_ error: PropertyListError, levels: Int, from bottom: Int) -> PropertyListError {
         var error = error
-        if inMember, let current { error = error.inside(current.member) }
-        for frame in parents.reversed() { error = error.inside(frame.member) }
+        var level = levels - 1
+        while level >= bottom {
+            error = error.inside(frames[level].member)
+            level -= 1
+        }
         return error
     }
 
@@ -716,8 +726,8 @@ internal struct BinaryPropertyListDecoder: ~Copyable {
     }
 
     /// Opens the unvisited container `index` at container depth `depth`: its
-    /// header checked, its members still to decode.
-    private mutating func open(_ index: Int, depth: Int) throws(PropertyListError) -> Frame {
+    /// header checked, a frame for its members pushed onto `frames`.
+    private mutating func open(_ index: Int, depth: Int) throws(PropertyListError) {
         shapes[index].state = .inProgress
         let start = try input.objectOffset(index)
         let isDictionary = input.bytes[start] & 0xF0 == 0xD0
@@ -728,56 +738,71 @@ internal struct BinaryPropertyListDecoder: ~Copyable {
         if isDictionary {
             try input.needReferences(count, at: references + count * input.referenceSize, for: start)
         }
-        var frame = Frame(index: index, start: start, depth: depth + 1, isDictionary: isDictionary,
-                          count: count, references: references)
+        let frame = frames + openFrames
+        frame.initialize(to: Frame(index: index, start: start, depth: depth + 1, isDictionary: isDictionary,
+                                   count: count, references: references))
+        openFrames += 1
         if isDictionary {
-            frame.dictionary = PropertyListDictionary(minimumCapacity: count)
+            frame.pointee.dictionary = PropertyListDictionary(minimumCapacity: count)
         } else {
-            frame.elements.reserveCapacity(count)
+            frame.pointee.elements.reserveCapacity(count)
         }
-        return frame
     }
 
     /// Reads the reference of `frame`'s member in progress, and for a
     /// dictionary decodes its key.
     @inline(__always)
-    private mutating func nextMember(_ frame: inout Frame) throws(PropertyListError) -> Int {
-        let slot = frame.references + frame.position * input.referenceSize
-        guard frame.isDictionary else { return try input.reference(at: slot) }
-        (frame.key, frame.keyHash) = try decodeKey(try input.reference(at: slot), hashed: frame.dictionary.isIndexed)
-        return try input.reference(at: slot + frame.count * input.referenceSize)
+    private mutating func nextMember(_ frame: UnsafeMutablePointer<Frame>) throws(PropertyListError) -> Int {
+        let slot = frame.pointee.references + frame.pointee.position * input.referenceSize
+        guard frame.pointee.isDictionary else { return try input.reference(at: slot) }
+        (frame.pointee.key, frame.pointee.keyHash) = try decodeKey(try input.reference(at: slot), hashed: frame.pointee.dictionary.isIndexed)
+        return try input.reference(at: slot + frame.pointee.count * input.referenceSize)
     }
 
     /// Adds a decoded member to `frame` and checks the container's size so far.
     @inline(__always)
-    private func addMember(_ member: Decoded, to frame: inout Frame) throws(PropertyListError) {
-        if frame.isDictionary {
+    private func addMember(_ member: consuming Decoded, to frame: UnsafeMutablePointer<Frame>) throws(PropertyListError) {
+        if frame.pointee.isDictionary {
             // duplicateKey: each key once (canonically equivalent spellings count as one).
-            guard frame.dictionary.insertNew(member.value, forKey: frame.key, hashValue: frame.keyHash) else {
-                let slot = frame.references + frame.position * input.referenceSize
-                throw PropertyListError(.duplicateKey, "key \"\(frame.key)\" appears more than once", at: .byteOffset(slot))
+            guard frame.pointee.dictionary.insertNew(member.value, forKey: frame.pointee.key, hashValue: frame.pointee.keyHash) else {
+                let slot = frame.pointee.references + frame.pointee.position * input.referenceSize
+                throw PropertyListError(.duplicateKey, "key \"\(frame.pointee.key)\" appears more than once", at: .byteOffset(slot))
             }
             // The key and the value, each a node one level down.
-            frame.base = ExpandedSize.add(frame.base, ExpandedSize.node(depth: 1, payload: frame.key.utf8.count))
-            frame.nodes = ExpandedSize.add(frame.nodes, 1 &+ member.nodes)
+            frame.pointee.base = ExpandedSize.add(frame.pointee.base, ExpandedSize.node(depth: 1, payload: frame.pointee.key.utf8.count))
+            frame.pointee.nodes = ExpandedSize.add(frame.pointee.nodes, 1 &+ member.nodes)
         } else {
-            frame.elements.append(member.value)
-            frame.nodes = ExpandedSize.add(frame.nodes, member.nodes)
+            frame.pointee.elements.append(member.value)
+            frame.pointee.nodes = ExpandedSize.add(frame.pointee.nodes, member.nodes)
         }
-        frame.base = ExpandedSize.add(frame.base, ExpandedSize.placed(base: member.base, nodes: member.nodes, depth: 1))
-        frame.height = max(frame.height, member.height)
-        frame.position += 1
-        try input.checkExpansion(base: frame.base, nodes: frame.nodes, depth: frame.depth - 1, at: frame.start)
+        frame.pointee.base = ExpandedSize.add(frame.pointee.base, ExpandedSize.placed(base: member.base, nodes: member.nodes, depth: 1))
+        frame.pointee.height = max(frame.pointee.height, member.height)
+        frame.pointee.position += 1
+        try input.checkExpansion(base: frame.pointee.base, nodes: frame.pointee.nodes, depth: frame.pointee.depth - 1, at: frame.pointee.start)
     }
 
-    /// The value of a container whose members are all decoded, checked and stored.
+    /// The value of a container whose members are all decoded, checked and
+    /// stored; its frame (already popped) is deinitialised.
     @inline(__always)
-    private mutating func finish(_ frame: Frame) throws(PropertyListError) -> Decoded {
-        let width = frame.isDictionary ? 2 : 1
-        let end = frame.references + width * frame.count * input.referenceSize
-        let value: PropertyListValue = frame.isDictionary ? .dictionary(frame.dictionary) : .array(frame.elements)
-        let decoded = Decoded(value: value, base: frame.base, nodes: frame.nodes, height: frame.height + 1)
-        try complete(frame.index, at: frame.start, end: end, decoded, depth: frame.depth - 1)
+    private mutating func finish(_ frame: UnsafeMutablePointer<Frame>) throws(PropertyListError) -> Decoded {
+        // The members are moved out of the frame, not copied, and the frame is
+        // released before anything can throw.
+        let value: PropertyListValue
+        if frame.pointee.isDictionary {
+            var dictionary = PropertyListDictionary()
+            swap(&dictionary, &frame.pointee.dictionary)
+            value = .dictionary(dictionary)
+        } else {
+            var elements: [PropertyListValue] = []
+            swap(&elements, &frame.pointee.elements)
+            value = .array(elements)
+        }
+        let width = frame.pointee.isDictionary ? 2 : 1
+        let end = frame.pointee.references + width * frame.pointee.count * input.referenceSize
+        let decoded = Decoded(value: value, base: frame.pointee.base, nodes: frame.pointee.nodes, height: frame.pointee.height + 1)
+        let index = frame.pointee.index, start = frame.pointee.start, depth = frame.pointee.depth - 1
+        _ = frame.move()  // (deinitialize(count:) would go through the runtime's value witnesses)
+        try complete(index, at: start, end: end, decoded, depth: depth)
         return decoded
     }
 
@@ -823,9 +848,20 @@ internal struct BinaryPropertyListDecoder: ~Copyable {
         guard kind == BinaryFormat.Marker.asciiString || kind == BinaryFormat.Marker.utf16String else {
             throw PropertyListError(.nonStringKey, "dictionary key is not a string (marker 0x\(Hex.upper(input.bytes[offset])))", at: .byteOffset(offset))
         }
-        // A string is a scalar: started, it is finished.
-        guard case .string(let key) = try startLeaf(index, depth: 0).value else {
-            preconditionFailure("a string marker decoded to something else")
+        // A key is a string object: decoded once, and checked like any other
+        // (a string is never in progress, and its size at depth 0 was checked
+        // when it was decoded).
+        let key: String
+        if shapes[index].state == .done {
+            guard case .string(let decoded) = values[index] else { preconditionFailure("a string marker decoded to something else") }
+            key = decoded
+        } else {
+            let end: Int
+            (key, end) = try input.decodeString(at: offset)
+            let value = PropertyListValue.string(key)
+            shapes[index].state = .inProgress
+            try complete(index, at: offset, end: end,
+                         Decoded(value: value, base: ExpandedSize.node(depth: 0, payload: value.payloadBytes), nodes: 1, height: 0), depth: 0)
         }
         let hash = hashed ? key.hashValue : nil
         // Small documents are decoded without the cache: it would cost more to
