@@ -183,6 +183,11 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // Repository checks: Specs/errors.md against the errors files and the tests.
+        .testTarget(
+            name: "SpecsTests",
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "DocumentFormatsTests",
             dependencies: [

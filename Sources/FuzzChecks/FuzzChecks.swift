@@ -131,7 +131,7 @@ public enum FuzzOptions {
     }
 }
 
-/// The cost oracle (Specs/fuzzing.md, "Oracles"; Specs/value-model.md, "Expanded
+/// The cost oracle (Specs/fuzzing.md, "Entry points and oracles"; Specs/value-model.md, "Expanded
 /// size"): what a reader accepted weighs at most its budget, and every output
 /// written from it at most a fixed multiple of that, so a blow-up is a finding,
 /// not a slow run. The expanded size is computed here from the definition,

@@ -174,7 +174,7 @@ public struct StringKeyedDictionary<Value: Hashable & Sendable>: Sendable {
     }
 
     /// The keys in the order writers use: ascending by UTF-16 code units,
-    /// as CoreFoundation sorts them. See `Specs/binary-plist.md`, "Key order".
+    /// as CoreFoundation sorts them. See `Specs/binary-plist.md`, "Writer".
     public var sortedKeys: [String] {
         UTF16Order.sortedIndices(storedKeys).map { storedKeys[$0] }
     }

@@ -1,6 +1,6 @@
 import FoundationEssentials
 /// A readable tree, shaped like `plutil -p`: dictionary keys sorted, one
-/// entry per line, `=>` between key and value. See `Specs/plistkit.md`, "print".
+/// entry per line, `=>` between key and value. See `Specs/plistkit.md`, "Output".
 extension PropertyListValue: CustomStringConvertible {
     public var description: String {
         var out = ""

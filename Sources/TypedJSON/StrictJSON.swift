@@ -4,7 +4,7 @@ import PropertyList
 /// skipped), no comments, no trailing commas, no duplicate object keys, no
 /// unescaped control characters, no lone surrogates, one value and nothing
 /// after it, nesting bounded. Every node keeps its line and column so that
-/// errors can say where. See `Specs/typed-json.md`, "JSON".
+/// errors can say where. See `Specs/typed-json.md`, "Reading".
 struct StrictJSON {
     /// A parsed JSON value with the place it starts.
     indirect enum Node {

@@ -4,7 +4,7 @@ import FoundationEssentials
 /// as an RFC 3986 URL reference without percent-encoding anything for us
 /// (`URL(string:encodingInvalidCharacters: false)`), since the relative string
 /// travels exactly as given. An empty relative string is valid only with a
-/// base (it names the base). See `Specs/keyed-archive.md`, "URLs".
+/// base (it names the base). See `Specs/userinfo-value.md`, "URLs".
 extension UserInfoURL {
     /// True when the URL may travel in a userInfo (``ErrorCode/invalidURL`` otherwise).
     public var isValid: Bool {

@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// Shared-reference bombs and other inputs that would take unbounded time or
-/// memory if decoded naively (Specs/binary-plist.md, "Limits").
+/// memory if decoded naively (Specs/binary-plist.md, "Sharing, time and memory").
 @Suite("Binary expansion and resource bounds")
 struct ExpansionTests {
     /// `levels` arrays, each holding the next one twice: 2^levels leaves in a few hundred bytes.

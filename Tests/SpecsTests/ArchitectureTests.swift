@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+
+/// Specs/architecture.md draws the module graph "exactly as Package.swift
+/// declares it": this test reads both and compares them target by target.
+@Suite("Architecture: Specs/architecture.md's module table is Package.swift's graph")
+struct ArchitectureTests {
+    /// Each target of Package.swift and the targets (not products) it depends on.
+    static func packageGraph() throws -> [String: Set<String>] {
+        let source = try ErrorCatalogTests.text("Package.swift")
+        let targetsStart = try #require(source.range(of: "targets: ["))
+        var graph: [String: Set<String>] = [:]
+        // Each target declaration: `.target(`, `.executableTarget(`, `.systemLibrary(`, not test targets.
+        let declaration = try NSRegularExpression(pattern: #"\.(target|executableTarget|systemLibrary)\(\s*name: "([\w-]+)""#)
+        let text = String(source[targetsStart.lowerBound...])
+        let matches = declaration.matches(in: text, range: NSRange(text.startIndex..., in: text))
+        for (position, match) in matches.enumerated() {
+            let name = String(text[Range(match.range(at: 2), in: text)!])
+            let end = position + 1 < matches.count ? Range(matches[position + 1].range, in: text)!.lowerBound : text.endIndex
+            var body = String(text[Range(match.range, in: text)!.upperBound..<end])
+            if let tests = body.range(of: ".testTarget(") { body = String(body[..<tests.lowerBound]) }
+            var dependencies: Set<String> = []
+            if let list = body.range(of: "dependencies: [") {
+                var depth = 1
+                var index = list.upperBound
+                while depth > 0, index < body.endIndex {
+                    if body[index] == "[" { depth += 1 } else if body[index] == "]" { depth -= 1 }
+                    index = body.index(after: index)
+                }
+                let inside = body[list.upperBound..<index]
+                // Plain string literals are targets; `.product(name:…)` entries are packages.
+                for line in inside.split(separator: "\n") {
+                    for item in line.split(separator: ",") where !line.contains(".product(") {
+                        let trimmed = item.trimmingCharacters(in: .whitespaces.union(CharacterSet(charactersIn: "[]")))
+                        if trimmed.hasPrefix("\""), trimmed.hasSuffix("\""), trimmed.count > 2 {
+                            dependencies.insert(String(trimmed.dropFirst().dropLast()))
+                        }
+                    }
+                }
+            }
+            graph[name] = dependencies
+        }
+        return graph
+    }
+
+    /// The "Modules" table of Specs/architecture.md: module → depends on.
+    static func specGraph() throws -> [String: Set<String>] {
+        var graph: [String: Set<String>] = [:]
+        var inTable = false
+        for line in try ErrorCatalogTests.text("Specs/architecture.md").split(separator: "\n") {
+            if line.hasPrefix("## ") { inTable = line == "## Modules"; continue }
+            guard inTable, line.hasPrefix("| `") else { continue }
+            let cells = line.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            let module = cells[1].trimmingCharacters(in: CharacterSet(charactersIn: "`"))
+            let dependencies = cells[cells.count - 2] == "—" ? [] : cells[cells.count - 2].split(separator: ",")
+                .map { $0.trimmingCharacters(in: .whitespaces.union(CharacterSet(charactersIn: "`"))) }
+            graph[module] = Set(dependencies)
+        }
+        return graph
+    }
+
+    @Test("every target, and each one's dependencies, as the spec's table says")
+    func graphsAgree() throws {
+        let package = try Self.packageGraph()
+        let spec = try Self.specGraph()
+        #expect(package.count >= 12, "Package.swift was not parsed: \(package.keys.sorted())")
+        #expect(Set(package.keys) == Set(spec.keys), "targets: Package.swift \(package.keys.sorted()), spec \(spec.keys.sorted())")
+        for (target, dependencies) in package {
+            #expect(spec[target] == dependencies, "\(target): Package.swift \(dependencies.sorted()), spec \(spec[target]?.sorted() ?? [])")
+        }
+    }
+
+    @Test("the layers hold: no codec imports another codec, nothing below the format layer imports it")
+    func layering() throws {
+        let package = try Self.packageGraph()
+        let codecs: Set = ["PropertyListXML", "TypedJSON", "KeyedArchive"]
+        for codec in codecs {
+            #expect(package[codec, default: []].isDisjoint(with: codecs), "\(codec) depends on another codec")
+        }
+        for lower in ["PropertyList", "PropertyListXML", "UserInfo", "TypedJSON", "KeyedArchive"] {
+            #expect(!package[lower, default: []].contains("DocumentFormats"))
+        }
+        #expect(!package["KeyedArchive", default: []].contains("PropertyListXML"), "KeyedArchive must not need libxml2")
+    }
+}
