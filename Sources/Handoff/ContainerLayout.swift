@@ -54,7 +54,7 @@ public struct ContainerLayout: Sendable, Hashable {
     /// Checks the layout: the root is a normalised absolute path and every
     /// container is a valid identifier (Specs/url-translation.md, "Layouts").
     ///
-    /// - Throws: ``PayloadError`` ``PayloadError/Code/invalidLayout``.
+    /// - Throws: ``PayloadError`` ``ErrorCode/invalidLayout``.
     public func validate() throws(PayloadError) {
         // invalidLayout: "/" then components that are neither empty, ".", "..", nor hold a control character.
         guard root.hasPrefix("/") else {

@@ -34,7 +34,7 @@ enum FileURLGrammar {
     /// against its base as RFC 3986 §5.2 does (dot segments are left to the
     /// caller's normalisation); nil when the URL is not a file URL.
     ///
-    /// - Throws: ``PayloadError/Code/fileOutsideContainer`` for a file URL
+    /// - Throws: ``ErrorCode/fileOutsideContainer`` for a file URL
     ///   outside the grammar: an authority other than empty or `localhost`
     ///   (host, user information, port), a query, a fragment, a raw `;` (path
     ///   parameters), any other byte the grammar does not allow.

@@ -8,7 +8,7 @@ public import PropertyList
 public struct SizeBudget: Sendable, Hashable {
     /// Above this many bytes the encoder warns. Default 3 KB (3,072), Apple's advice.
     public var softLimit: Int
-    /// Above this many bytes encoding fails with ``PayloadError/Code/overBudget``; nil for none.
+    /// Above this many bytes encoding fails with ``ErrorCode/overBudget``; nil for none.
     public var hardLimit: Int?
 
     public init(softLimit: Int = 3072, hardLimit: Int? = nil) {
@@ -17,7 +17,7 @@ public struct SizeBudget: Sendable, Hashable {
 
     /// Checks the budget itself: no negative limit.
     ///
-    /// - Throws: ``PayloadError`` ``PayloadError/Code/invalidBudget``.
+    /// - Throws: ``PayloadError`` ``ErrorCode/invalidBudget``.
     public func validate() throws(PayloadError) {
         // invalidBudget
         guard softLimit >= 0, (hardLimit ?? 0) >= 0 else {
@@ -28,7 +28,7 @@ public struct SizeBudget: Sendable, Hashable {
     /// Checks an encoded userInfo's size against the hard limit: the one place
     /// the budget is enforced (``PayloadCodec/encode(_:)``, `plistkit payload check`).
     ///
-    /// - Throws: ``PayloadError`` ``PayloadError/Code/overBudget``.
+    /// - Throws: ``PayloadError`` ``ErrorCode/overBudget``.
     public func check(_ size: Int) throws(PayloadError) {
         // overBudget(size:limit:)
         if let hardLimit, size > hardLimit {
@@ -112,9 +112,9 @@ public struct PayloadCodec: Sendable {
     /// Checks the configuration before any byte is read or written
     /// (Specs/payload.md, "Configuration").
     ///
-    /// - Throws: ``PayloadError`` with ``PayloadError/Code/invalidLayout``,
-    ///   ``PayloadError/Code/invalidVersioning``, ``PayloadError/Code/invalidBudget``
-    ///   or ``PayloadError/Code/invalidLimits``.
+    /// - Throws: ``PayloadError`` with ``ErrorCode/invalidLayout``,
+    ///   ``ErrorCode/invalidVersioning``, ``ErrorCode/invalidBudget``
+    ///   or ``ErrorCode/invalidLimits``.
     public func validate() throws(PayloadError) {
         try layout?.validate()
         try versioning?.validate()

@@ -73,7 +73,7 @@ public struct PayloadVersioning: Sendable {
     /// negative version, migrations that move forward up to the current
     /// version, one migration per starting version.
     ///
-    /// - Throws: ``PayloadError`` ``PayloadError/Code/invalidVersioning``.
+    /// - Throws: ``PayloadError`` ``ErrorCode/invalidVersioning``.
     public func validate() throws(PayloadError) {
         // invalidVersioning
         guard !key.isEmpty else { throw PayloadError(.invalidVersioning, "the version key is empty") }
@@ -117,13 +117,13 @@ public struct PayloadVersioning: Sendable {
 
     /// Checks the version and migrates an older userInfo to the current version.
     ///
-    /// - A newer major version is ``PayloadError/Code/unsupportedVersion``.
+    /// - A newer major version is ``ErrorCode/unsupportedVersion``.
     /// - A newer minor version of the current major is accepted as it is.
     /// - An older version goes through registered migrations, chained, each
     ///   re-stamping the key; an older major without a path is
-    ///   ``PayloadError/Code/noMigrationPath``; an older minor of the current
+    ///   ``ErrorCode/noMigrationPath``; an older minor of the current
     ///   major without a migration is accepted as it is.
-    /// - A failing step is ``PayloadError/Code/migrationFailed`` naming the step.
+    /// - A failing step is ``ErrorCode/migrationFailed`` naming the step.
     /// - Returns: the userInfo at (or compatibly above) the current version, and the version found.
     public func check(_ userInfo: UserInfoDictionary) throws(PayloadError) -> (userInfo: UserInfoDictionary, found: PayloadVersion) {
         let found = try version(of: userInfo)

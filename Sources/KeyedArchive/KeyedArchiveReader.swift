@@ -39,9 +39,11 @@ public struct KeyedArchiveReader: Sendable {
 
     /// Decodes a keyed archive from its property-list value.
     ///
-    /// - Parameter inputBytes: the size of the bytes the archive was read from,
-    ///   which sets the expansion budget (Specs/value-model.md, "Expanded size");
-    ///   nil leaves only `limits.maxExpandedBytes`.
+    /// - Parameters:
+    ///   - archive: the archive's property list (its top-level dictionary).
+    ///   - inputBytes: the size of the bytes the archive was read from,
+    ///     which sets the expansion budget (Specs/value-model.md, "Expanded size");
+    ///     nil leaves only `limits.maxExpandedBytes`.
     public func unarchive(_ archive: PropertyListValue, inputBytes: Int? = nil) throws(UserInfoError) -> UserInfoValue {
         do {
             try limits.validate()

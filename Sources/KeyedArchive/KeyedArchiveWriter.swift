@@ -33,9 +33,9 @@ public struct KeyedArchiveWriter: Sendable {
 
     /// The archive as a property-list value, before serialisation.
     ///
-    /// - Throws: ``UserInfoError`` with ``UserInfoError/Code/invalidDate``,
-    ///   ``UserInfoError/Code/reservedString``, ``UserInfoError/Code/ambiguousSetMembers``,
-    ///   ``UserInfoError/Code/invalidURL`` or ``UserInfoError/Code/depthLimitExceeded``,
+    /// - Throws: ``UserInfoError`` with ``ErrorCode/invalidDate``,
+    ///   ``ErrorCode/reservedString``, ``ErrorCode/ambiguousSetMembers``,
+    ///   ``ErrorCode/invalidURL`` or ``ErrorCode/depthLimitExceeded``,
     ///   with the key path of the offending value.
     public func archive(_ value: UserInfoValue) throws(UserInfoError) -> PropertyListValue {
         try archive(value, tracing: false).archive

@@ -29,9 +29,12 @@ public enum UserInfoProfile: String, Sendable, Hashable, CaseIterable {
 
     /// The userInfo value of a property list in this profile.
     ///
-    /// - Parameter inputBytes: the size of the bytes the property list was read
-    ///   from, which sets the expansion budget of an archive (nil: only
-    ///   `limits.maxExpandedBytes`).
+    /// - Parameters:
+    ///   - plist: the property list, an archive or a plain userInfo.
+    ///   - limits: the bounds the reading keeps to.
+    ///   - inputBytes: the size of the bytes the property list was read
+    ///     from, which sets the expansion budget of an archive (nil: only
+    ///     `limits.maxExpandedBytes`).
     public func userInfo(from plist: PropertyListValue, limits: PropertyListLimits = .default,
                          inputBytes: Int? = nil) throws(UserInfoError) -> UserInfoValue {
         switch self {

@@ -29,9 +29,9 @@ public struct BinaryPropertyListWriter: Sendable {
 
     /// Encodes `value` as a binary property list.
     ///
-    /// - Throws: ``PropertyListError`` with ``PropertyListError/Code/invalidDate``
-    ///   for a NaN or infinite date, ``PropertyListError/Code/depthLimitExceeded``
-    ///   or ``PropertyListError/Code/expansionLimitExceeded``.
+    /// - Throws: ``PropertyListError`` with ``ErrorCode/invalidDate``
+    ///   for a date outside `PropertyListValue.dateRange`, ``ErrorCode/depthLimitExceeded``
+    ///   or ``ErrorCode/expansionLimitExceeded``.
     public func write(_ value: PropertyListValue) throws(PropertyListError) -> Data {
         Data(try writeBytes(value))
     }

@@ -6,7 +6,7 @@ public typealias PropertyListDictionary = StringKeyedDictionary<PropertyListValu
 ///
 /// Keys are unique under Swift's `String` equality, which treats canonically
 /// equivalent spellings (`"é"` and `"e\u{301}"`) as one key; readers refuse
-/// input holding two such keys as ``PropertyListError/Code/duplicateKey``
+/// input holding two such keys as ``ErrorCode/duplicateKey``
 /// rather than silently keep one. Two dictionaries are equal when they hold
 /// exactly equal entries (keys compared scalar by scalar), in any order.
 ///

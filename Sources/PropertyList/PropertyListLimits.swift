@@ -1,40 +1,40 @@
 /// Bounds on what a property-list reader will accept, so that no input can
 /// take unbounded memory or time. Every reader of ActivityCodec checks each
 /// bound before it allocates for it, and refuses the input with the matching
-/// ``PropertyListError/Code`` when a bound is passed.
+/// ``ErrorCode`` when a bound is passed.
 ///
 /// The defaults suit general property lists up to a few hundred megabytes;
 /// payload readers use tighter ones. See `Specs/value-model.md`, "Limits".
 public struct PropertyListLimits: Sendable, Hashable {
     /// Largest input accepted, in bytes. Default 256 MiB.
-    /// Error: ``PropertyListError/Code/inputTooLarge``.
+    /// Error: ``ErrorCode/inputTooLarge``.
     public var maxInputBytes: Int
     /// Deepest nesting of containers (arrays, dictionaries). Default 512, as
     /// CoreFoundation: 512 nested containers pass, 513 are refused.
-    /// Error: ``PropertyListError/Code/depthLimitExceeded``.
+    /// Error: ``ErrorCode/depthLimitExceeded``.
     public var maxDepth: Int
     /// Most objects in the input: binary object-table entries, or XML
-    /// value elements. Default 2²⁴. Error: ``PropertyListError/Code/objectLimitExceeded``.
+    /// value elements. Default 2²⁴. Error: ``ErrorCode/objectLimitExceeded``.
     public var maxObjects: Int
     /// Most members in one array or dictionary. Default 2²⁴.
-    /// Error: ``PropertyListError/Code/collectionLimitExceeded``.
+    /// Error: ``ErrorCode/collectionLimitExceeded``.
     public var maxCollectionCount: Int
     /// Longest string, in bytes as stored. Default 64 MiB.
-    /// Error: ``PropertyListError/Code/stringLimitExceeded``.
+    /// Error: ``ErrorCode/stringLimitExceeded``.
     public var maxStringBytes: Int
     /// Longest data value, in bytes. Default 128 MiB.
-    /// Error: ``PropertyListError/Code/dataLimitExceeded``.
+    /// Error: ``ErrorCode/dataLimitExceeded``.
     public var maxDataBytes: Int
     /// The largest *expanded size* a decoded value may have, in bytes, whatever
     /// the input: every node of the fully expanded tree (a shared object once
     /// per place it appears) counts 8 + its depth + its string or data bytes
-    /// (``ExpandedSize``). Default 1 GiB; writers refuse to write more.
-    /// Error: ``PropertyListError/Code/expansionLimitExceeded``.
+    /// (Specs/value-model.md, "Expanded size"). Default 1 GiB; writers refuse to write more.
+    /// Error: ``ErrorCode/expansionLimitExceeded``.
     public var maxExpandedBytes: Int
     /// The expanded size may be at most this many times the input's bytes,
     /// but never less than ``expansionFloor``: the budget is proportional to
     /// the input. Default 64; 0 leaves only ``maxExpandedBytes``.
-    /// Error: ``PropertyListError/Code/expansionLimitExceeded``.
+    /// Error: ``ErrorCode/expansionLimitExceeded``.
     public var expansionFactor: Int
 
     /// Creates limits; every parameter defaults to the documented default.
@@ -88,7 +88,7 @@ public struct PropertyListLimits: Sendable, Hashable {
     /// `maxDepth` is at most ``maxSupportedDepth``. Every reader calls this
     /// before it reads a byte.
     ///
-    /// - Throws: ``PropertyListError`` ``PropertyListError/Code/invalidLimits``
+    /// - Throws: ``PropertyListError`` ``ErrorCode/invalidLimits``
     ///   naming the first unusable bound.
     public func validate() throws(PropertyListError) {
         // invalidLimits: a negative bound means nothing; a depth beyond the
@@ -106,7 +106,7 @@ public struct PropertyListLimits: Sendable, Hashable {
 
     /// Checks a writer's or reader's depth bound: between 0 and ``maxSupportedDepth``.
     ///
-    /// - Throws: ``PropertyListError`` ``PropertyListError/Code/invalidLimits``.
+    /// - Throws: ``PropertyListError`` ``ErrorCode/invalidLimits``.
     public static func validate(maxDepth: Int) throws(PropertyListError) {
         // invalidLimits
         guard maxDepth >= 0, maxDepth <= maxSupportedDepth else {

@@ -13,7 +13,7 @@ import Darwin
 /// level, keys in UTF-16 order, reals as `%.17g`, data as base64 lines of
 /// 76 − 8 × indent characters, dates as `YYYY-MM-DDTHH:MM:SSZ`.
 ///
-/// Refused with ``PropertyListError/Code/unrepresentableValue``: the null
+/// Refused with ``ErrorCode/unrepresentableValue``: the null
 /// object, and strings holding characters XML 1.0 cannot carry (NUL and the
 /// other C0 controls but tab, line feed and carriage return; U+FFFE, U+FFFF).
 /// A carriage return is written as `&#13;`, which every parser reads back

@@ -5,7 +5,7 @@ public import PropertyList
 /// `plutil -convert json` does: dictionaries, arrays, strings, integers,
 /// finite reals, booleans and null. Dates, data, UIDs and non-finite reals
 /// have no JSON form and are refused with
-/// ``PropertyListError/Code/unrepresentableValue`` and their key path.
+/// ``ErrorCode/unrepresentableValue`` and their key path.
 ///
 /// Output is compact, keys in ascending UTF-16 order, numbers exact
 /// (integers in decimal, reals in the shortest form that reads back equal).
