@@ -97,16 +97,8 @@ public enum Document {
     /// Writes a property list in `format` (see ``writeBytes(_:as:limits:)``).
     public static func write(_ value: PropertyListValue, as format: OutputFormat,
                              limits: PropertyListLimits = .default) throws(PropertyListError) -> Data {
-        switch format {
-        case .binary:
-            return try BinaryPropertyListWriter(maxDepth: limits.maxDepth, maxExpandedBytes: limits.maxExpandedBytes).write(value)
-        case .xml:
-            return try XMLPropertyListWriter(maxDepth: limits.maxDepth, maxExpandedBytes: limits.maxExpandedBytes).write(value)
-        case .json:
-            return try PlainJSONWriter(maxExpandedBytes: limits.maxExpandedBytes).write(value)
-        case .typedJSON:
-            return TypedJSONWriter(pretty: true).write(value) + [0x0A]
-        }
+        // The binary and XML writers build bytes and wrap them in Data the same way.
+        Data(try writeBytes(value, as: format, limits: limits))
     }
 
     /// The format of `bytes`, or ``ErrorCode/unknownFormat``.

@@ -761,7 +761,7 @@ internal struct BinaryPropertyListDecoder: ~Copyable {
 
     /// Adds a decoded member to `frame` and checks the container's size so far.
     @inline(__always)
-    private func addMember(_ member: consuming Decoded, to frame: UnsafeMutablePointer<Frame>) throws(PropertyListError) {
+    private func addMember(_ member: Decoded, to frame: UnsafeMutablePointer<Frame>) throws(PropertyListError) {
         if frame.pointee.isDictionary {
             // duplicateKey: each key once (canonically equivalent spellings count as one).
             guard frame.pointee.dictionary.insertNew(member.value, forKey: frame.pointee.key, hashValue: frame.pointee.keyHash) else {
@@ -801,7 +801,7 @@ internal struct BinaryPropertyListDecoder: ~Copyable {
         let end = frame.pointee.references + width * frame.pointee.count * input.referenceSize
         let decoded = Decoded(value: value, base: frame.pointee.base, nodes: frame.pointee.nodes, height: frame.pointee.height + 1)
         let index = frame.pointee.index, start = frame.pointee.start, depth = frame.pointee.depth - 1
-        _ = frame.move()  // (deinitialize(count:) would go through the runtime's value witnesses)
+        frame.deinitialize(count: 1)
         try complete(index, at: start, end: end, decoded, depth: depth)
         return decoded
     }
