@@ -31,7 +31,8 @@ public func fuzzOneInput(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         theirs = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
     } catch {
         // Known deviation (Specs/known-deviations.md): Linux Foundation refuses a
-        // zero-length UTF-16 string object, which no Apple writer produces.
+        // zero-length UTF-16 string object (short or long count), which no Apple
+        // writer produces.
         if KnownDeviation.hasEmptyUTF16String(data) { return 0 }
         fatalError("finding: Foundation refused a document we accept: \(error)")
     }
@@ -121,6 +122,16 @@ enum KnownDeviation {
         let offsetSize = Int(bytes[trailer + 6])
         let count = bigEndian(trailer + 8, 8)
         let table = bigEndian(trailer + 24, 8)
-        return (0..<count).contains { bytes[bigEndian(table + $0 * offsetSize, offsetSize)] == 0x60 }
+        // A UTF-16 string of zero units: `0x60`, or `0x6F` with its count written
+        // long as an integer object of value 0 (`0x1w` then 2^w zero bytes).
+        func isEmptyUTF16(at offset: Int) -> Bool {
+            guard offset < bytes.count else { return false }
+            if bytes[offset] == 0x60 { return true }
+            guard bytes[offset] == 0x6F, offset + 1 < bytes.count, bytes[offset + 1] & 0xF0 == 0x10 else { return false }
+            let width = 1 << Int(bytes[offset + 1] & 0x0F)
+            guard width <= 8, offset + 2 + width <= bytes.count else { return false }
+            return bytes[(offset + 2)..<(offset + 2 + width)].allSatisfy { $0 == 0 }
+        }
+        return (0..<count).contains { isEmptyUTF16(at: bigEndian(table + $0 * offsetSize, offsetSize)) }
     }
 }
