@@ -10,8 +10,10 @@
 //   UserInfo → PropertyList           the ten-type userInfo model, Codable
 //   TypedJSON → UserInfo              strict JSON, typed JSON, plain JSON
 //   KeyedArchive → UserInfo           NSKeyedArchiver archives, profiles
+//   MPUserInfo → UserInfo             Apple's "MP" MessagePack userInfo
+//   ActivityContainer → PropertyList  Apple's activity container (bzip2 through CBZip2)
 //   DocumentFormats → all of the above: detect a format, read and write it
-//   Handoff → DocumentFormats         activity payloads: envelope, URLs, versions, budgets
+//   Handoff → DocumentFormats         activity payloads: container, URLs, versions, budgets
 //   plistkit → Handoff                the command line tool
 // FuzzChecks holds the round-trip oracles of the fuzz package in Fuzz/.
 import PackageDescription
@@ -31,6 +33,8 @@ let package = Package(
         .library(name: "UserInfo", targets: ["UserInfo"]),
         .library(name: "TypedJSON", targets: ["TypedJSON"]),
         .library(name: "KeyedArchive", targets: ["KeyedArchive"]),
+        .library(name: "MPUserInfo", targets: ["MPUserInfo"]),
+        .library(name: "ActivityContainer", targets: ["ActivityContainer"]),
         .library(name: "DocumentFormats", targets: ["DocumentFormats"]),
         .library(name: "Handoff", targets: ["Handoff"]),
         .executable(name: "plistkit", targets: ["plistkit"]),
@@ -89,18 +93,34 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
+            name: "MPUserInfo",
+            dependencies: ["PropertyList", "UserInfo"],
+            swiftSettings: strictSettings
+        ),
+        // The system libbz2 (Debian's libbz2-dev has no pkg-config file): its
+        // header through a module map, linked as `bz2`.
+        .systemLibrary(
+            name: "CBZip2",
+            providers: [.apt(["libbz2-dev"])]
+        ),
+        .target(
+            name: "ActivityContainer",
+            dependencies: ["PropertyList", "CBZip2"],
+            swiftSettings: strictSettings
+        ),
+        .target(
             name: "DocumentFormats",
-            dependencies: ["PropertyList", "PropertyListXML", "UserInfo", "TypedJSON", "KeyedArchive"],
+            dependencies: ["PropertyList", "PropertyListXML", "UserInfo", "TypedJSON", "KeyedArchive", "MPUserInfo", "ActivityContainer"],
             swiftSettings: strictSettings
         ),
         .target(
             name: "Handoff",
-            dependencies: ["PropertyList", "UserInfo", "KeyedArchive", "DocumentFormats"],
+            dependencies: ["PropertyList", "UserInfo", "KeyedArchive", "MPUserInfo", "ActivityContainer", "DocumentFormats"],
             swiftSettings: strictSettings
         ),
         .target(
             name: "FuzzChecks",
-            dependencies: ["PropertyList", "PropertyListXML", "UserInfo", "TypedJSON", "KeyedArchive", "DocumentFormats", "Handoff"],
+            dependencies: ["PropertyList", "PropertyListXML", "UserInfo", "TypedJSON", "KeyedArchive", "MPUserInfo", "ActivityContainer", "DocumentFormats", "Handoff"],
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -110,6 +130,8 @@ let package = Package(
                 "UserInfo",
                 "TypedJSON",
                 "KeyedArchive",
+                "MPUserInfo",
+                "ActivityContainer",
                 "DocumentFormats",
                 "Handoff",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -118,7 +140,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "plistkit-bench",
-            dependencies: ["PropertyList", "UserInfo", "KeyedArchive", "DocumentFormats"],
+            dependencies: ["PropertyList", "UserInfo", "KeyedArchive", "MPUserInfo", "DocumentFormats"],
             swiftSettings: strictSettings
         ),
         // A peer for the tests: Linux Foundation's reader, in its own process
@@ -197,9 +219,20 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "MPUserInfoTests",
+            dependencies: ["MPUserInfo", "KeyedArchive", "UserInfo", "TypedJSON", "PropertyList", "TestSupport",
+                           .product(name: "PropertyBased", package: "swift-property-based")],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "ActivityContainerTests",
+            dependencies: ["ActivityContainer", "PropertyList", "TestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "HandoffTests",
             dependencies: [
-                "Handoff", "DocumentFormats", "KeyedArchive", "UserInfo", "TypedJSON", "PropertyList", "TestSupport",
+                "Handoff", "DocumentFormats", "KeyedArchive", "MPUserInfo", "ActivityContainer", "UserInfo", "TypedJSON", "PropertyList", "TestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             swiftSettings: strictSettings

@@ -1,6 +1,7 @@
 public import FoundationEssentials
 public import UserInfo
 public import PropertyList
+import ActivityContainer
 
 /// A Handoff activity as it travels: the fields of `NSUserActivity` that
 /// Handoff carries. See `Specs/payload.md`, "Envelope".

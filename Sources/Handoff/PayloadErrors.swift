@@ -53,8 +53,6 @@ extension ErrorCode {
     public static let invalidEnvelope = Self("invalidEnvelope")
     /// `activityType` is empty or not reverse-DNS characters.
     public static let invalidActivityType = Self("invalidActivityType")
-    /// `webpageURL` is not an http or https URL.
-    public static let invalidWebpageURL = Self("invalidWebpageURL")
     /// Keys listed in `requiredUserInfoKeys` are missing from `userInfo`.
     public static let missingRequiredKeys = Self("missingRequiredKeys")
 

@@ -151,15 +151,25 @@ extension ErrorCode {
     /// A value cannot be written in the requested format (for example a
     /// null in XML, or a date in JSON).
     public static let unrepresentableValue = Self("unrepresentableValue")
+    /// The input ends before the structure it declares: shorter than the
+    /// smallest `bplist00` file (42 bytes), or an MP value or activity-container
+    /// field that runs past the end.
+    public static let truncated = Self("truncated")
+    /// The input does not start with its format's magic (`bplist`, `MP`).
+    public static let badMagic = Self("badMagic")
+    /// A marker byte that the format does not use (binary property lists, MP).
+    public static let unknownMarker = Self("unknownMarker")
+    /// Bytes after the value, or after an activity container's last field.
+    public static let trailingBytes = Self("trailingBytes")
+    /// Bytes that are not UTF-8 (after a UTF-16 byte-order mark is decoded, in XML).
+    public static let invalidUTF8 = Self("invalidUTF8")
+    /// JSON text that is not strict JSON (typed JSON, an activity container's JSON field).
+    public static let invalidJSON = Self("invalidJSON")
 }
 
 // MARK: - Codes of the binary property-list reader and writer (Specs/binary-plist.md)
 
 extension ErrorCode {
-    /// Shorter than the smallest possible `bplist00` file (42 bytes).
-    public static let truncated = Self("truncated")
-    /// Does not start with `bplist`.
-    public static let badMagic = Self("badMagic")
     /// A `bplist` version other than `00`, such as CoreFoundation's private `bplist15`.
     public static let unsupportedBinaryVersion = Self("unsupportedBinaryVersion")
     /// A trailer field is out of range: reserved bytes not zero, an offset or
@@ -177,8 +187,6 @@ extension ErrorCode {
     public static let invalidASCII = Self("invalidASCII")
     /// A UTF-16 string holds an unpaired surrogate.
     public static let invalidUTF16 = Self("invalidUTF16")
-    /// A marker byte that no property list uses.
-    public static let unknownMarker = Self("unknownMarker")
     /// A marker that only CoreFoundation's private formats use in practice
     /// (fill, set, ordered set, UTF-8 string, URL, UUID).
     public static let unsupportedObject = Self("unsupportedObject")

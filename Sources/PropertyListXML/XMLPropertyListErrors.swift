@@ -6,8 +6,6 @@ public import PropertyList
 extension ErrorCode {
     /// Not well-formed XML (libxml2's message, line and column).
     public static let malformedXML = Self("malformedXML")
-    /// Bytes that are not UTF-8 (after a UTF-16 byte-order mark is decoded).
-    public static let invalidUTF8 = Self("invalidUTF8")
     /// An encoding other than UTF-8, or UTF-16 with a byte-order mark.
     public static let unsupportedEncoding = Self("unsupportedEncoding")
     /// A document type other than Apple's, an internal subset, or any declaration in it.

@@ -6,8 +6,6 @@ import UserInfo
 // userInfo layer, located by line and column.
 
 extension ErrorCode {
-    /// Typed JSON text that is not strict JSON.
-    public static let invalidJSON = Self("invalidJSON")
     /// A typed-JSON `type` no reader knows.
     public static let unknownType = Self("unknownType")
     /// A typed-JSON integer or real that is not in canonical decimal form or out of range.

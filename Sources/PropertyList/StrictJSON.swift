@@ -1,13 +1,12 @@
-import PropertyList
 
 /// A strict RFC 8259 JSON parser for typed JSON: UTF-8 only (a leading BOM is
 /// skipped), no comments, no trailing commas, no duplicate object keys, no
 /// unescaped control characters, no lone surrogates, one value and nothing
 /// after it, nesting bounded. Every node keeps its line and column so that
 /// errors can say where. See `Specs/typed-json.md`, "Reading".
-struct StrictJSON {
+package struct StrictJSON {
     /// A parsed JSON value with the place it starts.
-    indirect enum Node {
+    package indirect enum Node {
         case object([(key: String, value: Node)], at: Position)
         case array([Node], at: Position)
         case string(String, at: Position)
@@ -15,14 +14,14 @@ struct StrictJSON {
         case bool(Bool, at: Position)
         case null(at: Position)
 
-        var position: Position {
+        package var position: Position {
             switch self {
             case .object(_, let at), .array(_, let at), .string(_, let at), .number(_, let at), .bool(_, let at), .null(let at):
                 return at
             }
         }
 
-        var kind: String {
+        package var kind: String {
             switch self {
             case .object: return "an object"
             case .array: return "an array"
@@ -35,15 +34,15 @@ struct StrictJSON {
     }
 
     /// A 1-based line and column (columns count bytes).
-    struct Position: Sendable {
-        var line: Int
-        var column: Int
+    package struct Position: Sendable {
+        package var line: Int
+        package var column: Int
     }
 
-    struct Failure: Error {
-        var code: ErrorCode
-        var reason: String
-        var position: Position
+    package struct Failure: Error {
+        package var code: ErrorCode
+        package var reason: String
+        package var position: Position
     }
 
     private let bytes: [UInt8]
@@ -54,7 +53,7 @@ struct StrictJSON {
     private let maxStringBytes: Int
 
     /// Parses one JSON document.
-    static func parse(_ bytes: [UInt8], maxDepth: Int, maxStringBytes: Int) throws(Failure) -> Node {
+    package static func parse(_ bytes: [UInt8], maxDepth: Int, maxStringBytes: Int) throws(Failure) -> Node {
         var parser = StrictJSON(bytes: bytes, maxDepth: maxDepth, maxStringBytes: maxStringBytes)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.offset = 3; parser.lineStart = 3 }
         parser.skipWhitespace()

@@ -1,0 +1,202 @@
+public import FoundationEssentials
+import PropertyList
+
+/// Reads an activity container strictly (Specs/activity-container.md):
+/// the header, the field words and their tag bits, every length inside the
+/// buffer, the field count, nothing after the last field, the JSON field as
+/// one strict object of known keys with string values, UTF-8 title and URL,
+/// an http or https web page URL; a compressed container is inflated into a
+/// buffer capped at ``maxBytes`` as it streams, so a bzip2 bomb costs at
+/// most that much.
+///
+/// The userInfo field is returned as bytes: the payload layer decodes it
+/// (MP or keyed archive) with its own limits.
+///
+/// ```swift
+/// let container = try ActivityContainerReader().read(bytes)
+/// ```
+public struct ActivityContainerReader: Sendable {
+    /// The largest packet accepted, compressed or inflated. Default 1 MiB.
+    /// Errors: ``ErrorCode/inputTooLarge``, ``ErrorCode/inflatedTooLarge``.
+    public var maxBytes: Int
+
+    /// Creates a reader.
+    public init(maxBytes: Int = 1 << 20) { self.maxBytes = maxBytes }
+
+    /// True when the first four bytes are a container header this reader knows
+    /// (`01 00 00 00`, `01 01 00 00`, `0F 00 00 00`).
+    public static func hasHeader(_ bytes: some Collection<UInt8>) -> Bool {
+        let first = Array(bytes.prefix(4))
+        guard first.count == 4 else { return false }
+        let header = UInt32(first[0]) | UInt32(first[1]) << 8 | UInt32(first[2]) << 16 | UInt32(first[3]) << 24
+        return [ActivityContainerLayout.activityHeader, ActivityContainerLayout.compressedActivityHeader,
+                ActivityContainerLayout.errorHeader].contains(header)
+    }
+
+    /// Reads a container.
+    ///
+    /// - Throws: ``ActivityContainerError``, with the codes of Specs/activity-container.md.
+    public func read(_ data: Data) throws(ActivityContainerError) -> ActivityContainer {
+        try inspect(data).container
+    }
+
+    /// Reads a container and reports where each part lay.
+    ///
+    /// - Throws: ``ActivityContainerError``.
+    public func inspect(_ data: Data) throws(ActivityContainerError) -> (container: ActivityContainer, details: ActivityContainerDetails) {
+        // invalidLimits: a negative cap means nothing.
+        guard maxBytes >= 0 else { throw ActivityContainerError(.invalidLimits, "maxBytes is \(maxBytes); limits are not negative") }
+        // inputTooLarge
+        guard data.count <= maxBytes else {
+            throw ActivityContainerError(.inputTooLarge, "the packet is \(data.count) bytes, over maxBytes \(maxBytes)")
+        }
+        let bytes = [UInt8](data)
+        // truncated: at least the 4-byte header.
+        guard bytes.count >= 4 else {
+            throw ActivityContainerError(.truncated, "a container has a 4-byte header; the input is \(bytes.count) bytes", at: .byteOffset(0))
+        }
+        let header = Self.word(bytes, at: 0)
+        let layout = ActivityContainerLayout.self
+        // badContainerHeader: 0x1, 0x101 or 0xF.
+        guard header == layout.activityHeader || header == layout.compressedActivityHeader || header == layout.errorHeader else {
+            throw ActivityContainerError(.badContainerHeader, "header 0x\(String(header, radix: 16, uppercase: true)) is not 0x1, 0x101 or 0xF", at: .byteOffset(0))
+        }
+        var packet = bytes
+        var compressedBytes: Int?
+        if header & layout.compressedBit != 0 {
+            compressedBytes = bytes.count - 4
+            let inflated = bytes.withUnsafeBytes { raw in
+                Bzip2.inflate(UnsafeRawBufferPointer(rebasing: raw[4...]), cap: maxBytes - 4)
+            }
+            switch inflated {
+            case .success(let fields):
+                packet = Array(bytes[0..<4]) + fields
+            case .failure(.tooLarge):
+                // inflatedTooLarge: the cap is checked while inflating.
+                throw ActivityContainerError(.inflatedTooLarge, "the compressed fields inflate past \(maxBytes - 4) bytes (maxBytes \(maxBytes))", at: .byteOffset(4))
+            case .failure(.corrupt(_, let reason)):
+                // badCompression: exactly one whole bzip2 stream.
+                throw ActivityContainerError(.badCompression, reason, at: .byteOffset(4))
+            }
+        }
+        let isError = header == layout.errorHeader
+        let names = isError ? ["error"] : layout.activityFieldNames
+        var fields: [ActivityContainerDetails.Field] = []
+        var values: [[UInt8]?] = []
+        var offset = 4
+        for (position, name) in names.enumerated() {
+            let path = PropertyListKeyPath([.key(name)])
+            // badFieldCount: the packet ends where a field should start.
+            guard offset < packet.count else {
+                throw ActivityContainerError(.badFieldCount, "the packet ends after \(position) of its \(names.count) fields", at: .byteOffset(offset), keyPath: path)
+            }
+            // truncated: a field word is 4 bytes.
+            guard packet.count - offset >= 4 else {
+                throw ActivityContainerError(.truncated, "the packet ends inside field \(position + 1)'s word", at: .byteOffset(offset), keyPath: path)
+            }
+            let word = Self.word(packet, at: offset)
+            let length = Int(word & 0xFF_FFFF)
+            if word == 0 {
+                fields.append(.init(number: position + 1, name: name, range: nil))
+                values.append(nil)
+                offset += 4
+                continue
+            }
+            // badFieldTag: 0x01 in the top byte and a length, or a zero word.
+            guard word & 0xFF00_0000 == layout.presentTag, length > 0 else {
+                throw ActivityContainerError(.badFieldTag, "field word 0x\(Self.hex8(word)) is neither 0x01 with a length nor 0 (absent)",
+                                             at: .byteOffset(offset), keyPath: path)
+            }
+            // truncated: the field's bytes lie inside the packet.
+            guard length <= packet.count - offset - 4 else {
+                throw ActivityContainerError(.truncated, "field \(position + 1) declares \(length) bytes, but \(packet.count - offset - 4) follow",
+                                             at: .byteOffset(offset), keyPath: path)
+            }
+            let range = (offset + 4)..<(offset + 4 + length)
+            fields.append(.init(number: position + 1, name: name, range: range))
+            values.append(Array(packet[range]))
+            offset = range.upperBound
+        }
+        // trailingBytes: nothing after the last field.
+        guard offset == packet.count else {
+            throw ActivityContainerError(.trailingBytes, "\(packet.count - offset) bytes follow the last field", at: .byteOffset(offset))
+        }
+        let details = ActivityContainerDetails(header: header, compressedBytes: compressedBytes, inflatedBytes: packet.count, fields: fields)
+        if isError {
+            // badFieldCount: an error packet's one field is present.
+            guard let archive = values[0] else {
+                throw ActivityContainerError(.badFieldCount, "an error packet's field is absent", at: .byteOffset(4), keyPath: PropertyListKeyPath([.key("error")]))
+            }
+            return (.errorPacket(Data(archive)), details)
+        }
+        return (.activity(try Self.record(values, fields)), details)
+    }
+
+    /// The record of an activity's five fields.
+    private static func record(_ values: [[UInt8]?], _ fields: [ActivityContainerDetails.Field]) throws(ActivityContainerError) -> ActivityRecord {
+        func text(_ index: Int) throws(ActivityContainerError) -> String? {
+            guard let bytes = values[index] else { return nil }
+            // invalidUTF8: the title and the web page URL are UTF-8.
+            guard let string = String(validating: bytes, as: UTF8.self) else {
+                throw ActivityContainerError(.invalidUTF8, "field \(index + 1) is not UTF-8",
+                                             at: .byteOffset(fields[index].range!.lowerBound), keyPath: PropertyListKeyPath([.key(fields[index].name)]))
+            }
+            return string
+        }
+        let title = try text(0)
+        let webpageURL = try text(3)
+        if let webpageURL {
+            // invalidWebpageURL: http or https, absolute, with a host.
+            guard ActivityRecord.isValidWebpageURL(webpageURL) else {
+                throw ActivityContainerError(.invalidWebpageURL, "webpageURL \"\(webpageURL)\" is not an http or https URL",
+                                             at: .byteOffset(fields[3].range!.lowerBound), keyPath: PropertyListKeyPath([.key("webpageURL")]))
+            }
+        }
+        let info = try Self.info(values[2], at: fields[2].range?.lowerBound ?? 4)
+        return ActivityRecord(activityType: info.type, teamID: info.teamID, title: title, userInfo: values[1].map { Data($0) },
+                              persistentID: info.persistentID, targetContentID: info.targetContentID,
+                              webpageURL: webpageURL, streamsEndpoint: values[4].map { Data($0) })
+    }
+
+    /// The JSON field: one object, string values, known keys only, each once;
+    /// `teamID` and `type` present; `persistentID` and `targetContentID` not empty when present.
+    private static func info(_ bytes: [UInt8]?, at start: Int) throws(ActivityContainerError)
+        -> (teamID: String, type: String, persistentID: String?, targetContentID: String?) {
+        let path = PropertyListKeyPath([.key("info")])
+        func invalid(_ reason: String) -> ActivityContainerError {
+            ActivityContainerError(.invalidActivityJSON, reason, at: .byteOffset(start), keyPath: path)
+        }
+        // invalidActivityJSON
+        guard let bytes else { throw invalid("the JSON field (activity type and team) is absent") }
+        let node: StrictJSON.Node
+        do {
+            node = try StrictJSON.parse(bytes, maxDepth: 1, maxStringBytes: bytes.count)
+        } catch {
+            throw invalid("the JSON field is not strict JSON (\(error.code): \(error.reason), line \(error.position.line), column \(error.position.column))")
+        }
+        guard case .object(let members, _) = node else { throw invalid("the JSON field is \(node.kind), not an object") }
+        var found: [String: String] = [:]
+        for (key, value) in members {
+            guard ActivityContainerLayout.infoKeys.contains(key) else { throw invalid("the JSON field has an unknown key \"\(key)\"") }
+            guard case .string(let string, _) = value else { throw invalid("\"\(key)\" is \(value.kind), not a string") }
+            found[key] = string
+        }
+        guard let teamID = found["teamID"] else { throw invalid("the JSON field has no \"teamID\"") }
+        guard let type = found["type"] else { throw invalid("the JSON field has no \"type\"") }
+        for key in ["persistentID", "targetContentID"] where found[key] == "" {
+            throw invalid("\"\(key)\" is empty; an unset identifier is left out")
+        }
+        return (teamID, type, found["persistentID"], found["targetContentID"])
+    }
+
+    /// A word as eight hexadecimal digits.
+    static func hex8(_ word: UInt32) -> String {
+        let digits = String(word, radix: 16, uppercase: true)
+        return String(repeating: "0", count: 8 - digits.count) + digits
+    }
+
+    /// The little-endian u32 at `offset`.
+    static func word(_ bytes: [UInt8], at offset: Int) -> UInt32 {
+        UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16 | UInt32(bytes[offset + 3]) << 24
+    }
+}

@@ -1,0 +1,97 @@
+internal import CBZip2
+
+/// The one place libbz2 is called (Specs/activity-container.md, "Compression").
+enum Bzip2 {
+    /// Why inflating stopped.
+    enum InflateFailure: Error {
+        /// The output passed `cap` bytes.
+        case tooLarge
+        /// Not exactly one whole bzip2 stream: libbz2's error code, or data after its end (0).
+        case corrupt(Int32, String)
+    }
+
+    /// Inflates one whole bzip2 stream, streaming into a buffer that never
+    /// grows past `cap + 1` bytes: a bomb costs at most `cap` bytes of output
+    /// and libbz2's own state (small mode: under 2.5 MB for any block size).
+    static func inflate(_ input: UnsafeRawBufferPointer, cap: Int) -> Result<[UInt8], InflateFailure> {
+        var stream = bz_stream()
+        // small = 1: libbz2's low-memory decoder, ~2.3 MB at block size 9.
+        guard BZ2_bzDecompressInit(&stream, 0, 1) == BZ_OK else {
+            return .failure(.corrupt(BZ_MEM_ERROR, "libbz2 could not start"))
+        }
+        defer { BZ2_bzDecompressEnd(&stream) }
+        guard let start = input.baseAddress, input.count > 0 else {
+            return .failure(.corrupt(BZ_UNEXPECTED_EOF, "no bzip2 stream"))
+        }
+        guard input.count <= Int(UInt32.max) else { return .failure(.tooLarge) }
+        stream.next_in = UnsafeMutablePointer(mutating: start.assumingMemoryBound(to: CChar.self))
+        stream.avail_in = UInt32(input.count)
+        var output = [UInt8](repeating: 0, count: min(cap + 1, max(4096, input.count * 4)))
+        var produced = 0
+        while true {
+            if produced == output.count {
+                // Grow, never past cap + 1: one byte over the cap is enough to refuse.
+                guard output.count <= cap else { return .failure(.tooLarge) }
+                output.append(contentsOf: repeatElement(0, count: min(cap + 1, output.count * 2) - output.count))
+            }
+            let room = output.count - produced
+            let inputLeft = stream.avail_in
+            let status: Int32 = output.withUnsafeMutableBytes { buffer in
+                stream.next_out = buffer.baseAddress!.advanced(by: produced).assumingMemoryBound(to: CChar.self)
+                stream.avail_out = UInt32(room)
+                return BZ2_bzDecompress(&stream)
+            }
+            produced += room - Int(stream.avail_out)
+            if produced > cap { return .failure(.tooLarge) }
+            switch status {
+            case BZ_STREAM_END:
+                // Exactly one stream: nothing after its end.
+                guard stream.avail_in == 0 else {
+                    return .failure(.corrupt(0, "\(stream.avail_in) bytes follow the bzip2 stream"))
+                }
+                output.removeLast(output.count - produced)
+                return .success(output)
+            case BZ_OK:
+                // Input used up without the end of the stream: it was cut short.
+                if stream.avail_in == 0 && stream.avail_out > 0 {
+                    return .failure(.corrupt(BZ_UNEXPECTED_EOF, "the bzip2 stream ends early"))
+                }
+                // No progress at all would loop forever: refuse instead.
+                if stream.avail_in == inputLeft && Int(stream.avail_out) == room {
+                    return .failure(.corrupt(BZ_DATA_ERROR, "libbz2 made no progress"))
+                }
+            default:
+                return .failure(.corrupt(status, Self.describe(status)))
+            }
+        }
+    }
+
+    /// Compresses as Apple's sender does: block size 1 (`BZh1`), work factor
+    /// 200. Nil unless the result is strictly smaller than the input.
+    static func deflate(_ input: [UInt8]) -> [UInt8]? {
+        guard input.count > 1, input.count <= Int(UInt32.max) else { return nil }
+        var output = [UInt8](repeating: 0, count: input.count - 1)
+        var length = UInt32(output.count)
+        let status = input.withUnsafeBytes { source in
+            output.withUnsafeMutableBytes { destination in
+                BZ2_bzBuffToBuffCompress(
+                    destination.baseAddress!.assumingMemoryBound(to: CChar.self), &length,
+                    UnsafeMutablePointer(mutating: source.baseAddress!.assumingMemoryBound(to: CChar.self)),
+                    UInt32(input.count), 1, 0, 200)
+            }
+        }
+        // BZ_OUTBUFF_FULL: not smaller, so not kept.
+        guard status == BZ_OK else { return nil }
+        output.removeLast(output.count - Int(length))
+        return output
+    }
+
+    private static func describe(_ status: Int32) -> String {
+        switch status {
+        case BZ_DATA_ERROR_MAGIC: return "not a bzip2 stream (no BZh header)"
+        case BZ_DATA_ERROR: return "the bzip2 stream is corrupt (bad block or checksum)"
+        case BZ_MEM_ERROR: return "libbz2 ran out of memory"
+        default: return "libbz2 error \(status)"
+        }
+    }
+}

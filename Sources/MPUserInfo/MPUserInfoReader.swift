@@ -1,0 +1,522 @@
+public import FoundationEssentials
+public import PropertyList
+public import UserInfo
+
+/// Reads Apple's "MP" userInfo: the MessagePack form, written by the cmp
+/// library that UserActivity.framework embeds, in which current Apple
+/// devices send an activity's `userInfo` (Specs/mp-userinfo.md).
+///
+/// Strict: the header `4D 50 03 05`, one map at the top with string keys,
+/// each once, every marker and extension form Apple's writer uses and no
+/// other, UTF-8 strings, the limits, nothing after the value. Errors are
+/// ``UserInfoError``s with the byte offset of the value at fault and its key
+/// path. Nesting is kept on a heap stack, never the call stack
+/// (Specs/architecture.md, "One stack policy").
+///
+/// ```swift
+/// let userInfo = try MPUserInfoReader(limits: .payload).read(bytes)
+/// ```
+public struct MPUserInfoReader: Sendable {
+    /// Bounds on the input and the value read.
+    public var limits: PropertyListLimits
+
+    /// Creates a reader.
+    public init(limits: PropertyListLimits = .default) { self.limits = limits }
+
+    /// The header Apple's writer puts first: `MP`, cmp version 3, MessagePack spec 5.
+    public static let header: [UInt8] = [0x4D, 0x50, 0x03, 0x05]
+
+    /// True when the bytes start with `MP`: Apple's own test for this form
+    /// (anything else is a keyed archive to its reader).
+    public static func hasMagic(_ bytes: some Collection<UInt8>) -> Bool {
+        var iterator = bytes.makeIterator()
+        return iterator.next() == 0x4D && iterator.next() == 0x50
+    }
+
+    /// Reads an MP userInfo.
+    ///
+    /// - Throws: ``UserInfoError``, with the codes of Specs/mp-userinfo.md.
+    public func read(_ data: Data) throws(UserInfoError) -> UserInfoDictionary {
+        try checkLimits(inputBytes: data.count)
+        return try data.withUnsafeBytes { raw in
+            Result { () throws(UserInfoError) in
+                var decoder = MPDecoder(raw, limits: limits)
+                return try decoder.read()
+            }
+        }.get()
+    }
+
+    /// Reads an MP userInfo.
+    ///
+    /// - Throws: ``UserInfoError``, with the codes of Specs/mp-userinfo.md.
+    public func read(_ bytes: [UInt8]) throws(UserInfoError) -> UserInfoDictionary {
+        try checkLimits(inputBytes: bytes.count)
+        return try bytes.withUnsafeBytes { raw in
+            Result { () throws(UserInfoError) in
+                var decoder = MPDecoder(raw, limits: limits)
+                return try decoder.read()
+            }
+        }.get()
+    }
+
+    private func checkLimits(inputBytes: Int) throws(UserInfoError) {
+        do {
+            try limits.validate()
+        } catch {
+            throw UserInfoError(.invalidLimits, error.reason)
+        }
+        // inputTooLarge
+        guard inputBytes <= limits.maxInputBytes else {
+            throw UserInfoError(.inputTooLarge, "the input is \(inputBytes) bytes, over maxInputBytes \(limits.maxInputBytes)",
+                                location: .unknown)
+        }
+    }
+}
+
+/// The one place MP bytes are read through raw memory: a cursor over the
+/// input, every read bounds-checked against its end.
+private struct MPDecoder {
+    /// An open container: a map, an array, a set, or a URL with a base (its
+    /// base URL, then its relative string).
+    private struct Frame {
+        enum Kind { case map, array, set, url }
+        var kind: Kind
+        /// Members (map entries, URL parts) still to read.
+        var remaining: Int
+        /// Members read so far (the index of the next one, for key paths).
+        var position = 0
+        /// A map's key, read and waiting for its value.
+        var pendingKey: String?
+        var dictionary = UserInfoDictionary()
+        var elements: [UserInfoValue] = []
+        var set = UserInfoSet()
+        var urlBase: UserInfoURL?
+        /// Where the container starts (its marker), for its own errors.
+        let start: Int
+    }
+
+    private let base: UnsafeRawBufferPointer
+    private var offset = 0
+    private let limits: PropertyListLimits
+    private var stack: [Frame] = []
+    private var objects = 0
+    private var expandedSize = 0
+    private let expansionBudget: Int
+
+    init(_ bytes: UnsafeRawBufferPointer, limits: PropertyListLimits) {
+        base = bytes
+        self.limits = limits
+        expansionBudget = limits.expansionBudget(inputBytes: bytes.count)
+    }
+
+    // MARK: Errors
+
+    /// The key path of the value being read: each open container's place.
+    private var keyPath: PropertyListKeyPath {
+        var components: [PropertyListKeyPath.Component] = []
+        for frame in stack {
+            switch frame.kind {
+            case .map: if let key = frame.pendingKey { components.append(.key(key)) }
+            case .array, .set: components.append(.index(frame.position))
+            case .url: break
+            }
+        }
+        return PropertyListKeyPath(components)
+    }
+
+    private func failure(_ code: ErrorCode, _ reason: String, at position: Int) -> UserInfoError {
+        UserInfoError(code, reason, keyPath: keyPath, location: .byteOffset(position))
+    }
+
+    // MARK: Bytes
+
+    /// `count` bytes at the cursor, or `truncated` naming the value that needs them.
+    @inline(__always)
+    private mutating func take(_ count: Int, for start: Int) throws(UserInfoError) -> UnsafeRawBufferPointer {
+        // truncated: the input ends inside a value.
+        guard count <= base.count - offset else {
+            throw failure(.truncated, "the input ends inside the value (\(count) more bytes needed at offset \(offset), \(base.count - offset) left)", at: start)
+        }
+        defer { offset += count }
+        return UnsafeRawBufferPointer(rebasing: base[offset..<(offset + count)])
+    }
+
+    @inline(__always)
+    private mutating func byte(for start: Int) throws(UserInfoError) -> UInt8 {
+        guard offset < base.count else {
+            throw failure(.truncated, "the input ends inside the value (1 more byte needed at offset \(offset))", at: start)
+        }
+        defer { offset += 1 }
+        return base[offset]
+    }
+
+    /// A big-endian unsigned integer of `width` bytes.
+    @inline(__always)
+    private mutating func bigEndian(_ width: Int, for start: Int) throws(UserInfoError) -> UInt64 {
+        let bytes = try take(width, for: start)
+        var value: UInt64 = 0
+        for byte in bytes { value = value << 8 | UInt64(byte) }
+        return value
+    }
+
+    // MARK: Reading
+
+    mutating func read() throws(UserInfoError) -> UserInfoDictionary {
+        // badMagic / truncated / unsupportedMPVersion: "MP", then 03 05.
+        let magic: [UInt8] = [0x4D, 0x50]
+        for (position, expected) in magic.enumerated() {
+            guard position < base.count else {
+                throw failure(.truncated, "the input ends inside the MP header (\(base.count) bytes)", at: 0)
+            }
+            guard base[position] == expected else {
+                throw failure(.badMagic, "MP userInfo starts with \"MP\" (4D 50)", at: 0)
+            }
+        }
+        guard base.count >= 4 else {
+            throw failure(.truncated, "the input ends inside the MP header (\(base.count) bytes)", at: 0)
+        }
+        guard base[2] == 0x03, base[3] == 0x05 else {
+            throw failure(.unsupportedMPVersion, "MP version bytes are \(Hex.upper(base[2])) \(Hex.upper(base[3])), not 03 05 (cmp 3, MessagePack 5)", at: 2)
+        }
+        offset = 4
+        // notDictionary: the top value is a map.
+        guard offset < base.count else { throw failure(.truncated, "the input ends after the MP header", at: 4) }
+        let top = base[offset]
+        guard (0x80...0x8F).contains(top) || top == 0xDE || top == 0xDF else {
+            throw failure(.notDictionary, "the top value is not a map (marker \(Hex.upper(top)))", at: 4)
+        }
+        let value = try readValues()
+        // trailingBytes: nothing after the top value.
+        guard offset == base.count else {
+            throw failure(.trailingBytes, "\(base.count - offset) bytes follow the top value", at: offset)
+        }
+        guard case .dictionary(let dictionary) = value else { preconditionFailure("the top value was checked to be a map") }
+        return dictionary
+    }
+
+    /// What a decoded item is: a finished value, or a container left open on the stack.
+    private enum Item {
+        case value(UserInfoValue)
+        case opened
+    }
+
+    /// Reads values until the top one is complete.
+    private mutating func readValues() throws(UserInfoError) -> UserInfoValue {
+        guard case .opened = try readItem() else { preconditionFailure("the top value is a map") }
+        while true {
+            let last = stack.count - 1
+            if stack[last].remaining == 0 {
+                let finished = try finish(stack.removeLast())
+                if stack.isEmpty { return finished }
+                try deliver(finished)
+                continue
+            }
+            switch stack[last].kind {
+            case .map where stack[last].pendingKey == nil:
+                stack[last].pendingKey = try readKey()
+                continue
+            case .url where stack[last].position == 0:
+                // badExtension: a URL's base is a URL extension (C7 04 or C7 05).
+                let baseStart = offset
+                guard baseStart + 1 < base.count else {
+                    throw failure(.truncated, "the input ends inside a URL's base", at: stack[last].start)
+                }
+                guard base[baseStart] == 0xC7,
+                      base[baseStart + 1] == ExtensionType.urlWithBase.rawValue || base[baseStart + 1] == ExtensionType.url.rawValue else {
+                    throw failure(.badExtension, "a URL's base is not a URL", at: baseStart)
+                }
+            case .url:
+                let relative = try urlString(at: stack[last].start)
+                expandedSize = ExpandedSize.add(expandedSize, relative.utf8.count)
+                try deliver(.string(relative))
+                continue
+            default:
+                break
+            }
+            if case .value(let value) = try readItem() { try deliver(value) }
+        }
+    }
+
+    /// Hands a finished value to the innermost open container.
+    private mutating func deliver(_ value: UserInfoValue) throws(UserInfoError) {
+        let last = stack.count - 1
+        switch stack[last].kind {
+        case .map:
+            let key = stack[last].pendingKey!
+            // duplicateKey: each key once (canonically equivalent spellings included).
+            guard stack[last].dictionary.insertNew(value, forKey: key) else {
+                throw failure(.duplicateKey, "key \"\(key)\" appears more than once", at: stack[last].start)
+            }
+            stack[last].pendingKey = nil
+        case .array:
+            stack[last].elements.append(value)
+        case .set:
+            // duplicateSetMember: no two exactly equal members.
+            guard stack[last].set.insert(value) else {
+                throw failure(.duplicateSetMember, "the set holds this member twice", at: stack[last].start)
+            }
+        case .url:
+            if stack[last].position == 0 {
+                guard case .url(let url) = value else { preconditionFailure("a URL base is read as a URL") }
+                stack[last].urlBase = url
+            } else {
+                guard case .string(let relative) = value else { preconditionFailure("a URL's string is read as a string") }
+                let url = UserInfoURL(relative: relative, base: stack[last].urlBase)
+                stack[last].urlBase = url
+            }
+        }
+        stack[last].position += 1
+        stack[last].remaining -= 1
+    }
+
+    /// The value of a container whose members are all read.
+    private mutating func finish(_ frame: Frame) throws(UserInfoError) -> UserInfoValue {
+        switch frame.kind {
+        case .map: return .dictionary(frame.dictionary)
+        case .array: return .array(frame.elements)
+        case .set:
+            // ambiguousSetMembers: no two members Foundation would merge.
+            do { try frame.set.checkFoundationDistinct() } catch {
+                throw failure(.ambiguousSetMembers, error.reason, at: frame.start)
+            }
+            return .set(frame.set)
+        case .url:
+            let url = frame.urlBase!
+            try checkURL(url, at: frame.start)
+            return .url(url)
+        }
+    }
+
+    private func checkURL(_ url: UserInfoURL, at start: Int) throws(UserInfoError) {
+        // invalidURL: Foundation must be able to build the URL.
+        guard url.isValid else {
+            throw failure(.invalidURL, "\"\(url.relative)\" is not a URL Foundation can parse", at: start)
+        }
+    }
+
+    /// Counts one value against the object limit and one node against the expansion budget.
+    @inline(__always)
+    private mutating func count(payload: Int, at start: Int) throws(UserInfoError) {
+        objects += 1
+        // objectLimitExceeded
+        guard objects <= limits.maxObjects else {
+            throw failure(.objectLimitExceeded, "more than \(limits.maxObjects) values (maxObjects)", at: start)
+        }
+        expandedSize = ExpandedSize.add(expandedSize, ExpandedSize.node(depth: stack.count, payload: payload))
+        // expansionLimitExceeded: MP shares nothing, but the same budget holds.
+        guard expandedSize <= expansionBudget else {
+            throw failure(.expansionLimitExceeded, "the value expands past \(expansionBudget) bytes (the budget for its input)", at: start)
+        }
+    }
+
+    /// Opens a container of `count` members, each at least `minimumBytes` long.
+    private mutating func open(_ kind: Frame.Kind, count: Int, minimumBytes: Int, at start: Int) throws(UserInfoError) {
+        try self.count(payload: 0, at: start)
+        // depthLimitExceeded: maps, arrays, sets and URL bases count one level each.
+        guard stack.count < limits.maxDepth else {
+            throw failure(.depthLimitExceeded, "containers nest deeper than \(limits.maxDepth) (maxDepth)", at: start)
+        }
+        // collectionLimitExceeded, then truncated: the count is checked before anything is allocated.
+        guard count <= limits.maxCollectionCount else {
+            throw failure(.collectionLimitExceeded, "\(count) members, over maxCollectionCount \(limits.maxCollectionCount)", at: start)
+        }
+        guard count <= (base.count - offset) / minimumBytes else {
+            throw failure(.truncated, "\(count) members declared, but only \(base.count - offset) bytes follow", at: start)
+        }
+        var frame = Frame(kind: kind, remaining: count, start: start)
+        switch kind {
+        case .map: frame.dictionary = UserInfoDictionary(minimumCapacity: count)
+        case .array: frame.elements.reserveCapacity(count)
+        case .set, .url: break
+        }
+        stack.append(frame)
+    }
+
+    /// Reads a map key: a string.
+    private mutating func readKey() throws(UserInfoError) -> String {
+        let start = offset
+        let marker = try byte(for: start)
+        // nonStringKey: userInfo keys are strings.
+        guard let length = try stringLength(marker, at: start) else {
+            throw failure(.nonStringKey, "a map key is not a string (marker \(Hex.upper(marker)))", at: start)
+        }
+        let key = try string(length, at: start)
+        try count(payload: key.utf8.count, at: start)
+        return key
+    }
+
+    /// The byte length of a string with this marker, or nil when it is no string marker.
+    @inline(__always)
+    private mutating func stringLength(_ marker: UInt8, at start: Int) throws(UserInfoError) -> Int? {
+        switch marker {
+        case 0xA0...0xBF: return Int(marker & 0x1F)
+        case 0xD9: return Int(try bigEndian(1, for: start))
+        case 0xDA: return Int(try bigEndian(2, for: start))
+        case 0xDB: return Int(try bigEndian(4, for: start))
+        default: return nil
+        }
+    }
+
+    private mutating func string(_ length: Int, at start: Int) throws(UserInfoError) -> String {
+        // stringLimitExceeded
+        guard length <= limits.maxStringBytes else {
+            throw failure(.stringLimitExceeded, "a string of \(length) bytes, over maxStringBytes \(limits.maxStringBytes)", at: start)
+        }
+        let bytes = try take(length, for: start)
+        // invalidUTF8
+        guard let string = String(validating: bytes, as: UTF8.self) else {
+            throw failure(.invalidUTF8, "the string is not UTF-8", at: start)
+        }
+        return string
+    }
+
+    /// Reads one value: a scalar is returned, a container is opened on the stack.
+    private mutating func readItem() throws(UserInfoError) -> Item {
+        let start = offset
+        let marker = try byte(for: start)
+        switch marker {
+        case 0x00...0x7F:
+            try count(payload: 0, at: start)
+            return .value(.number(.integer(PropertyListInteger(Int64(marker)))))
+        case 0xE0...0xFF:
+            try count(payload: 0, at: start)
+            return .value(.number(.integer(PropertyListInteger(Int64(Int8(bitPattern: marker))))))
+        case 0x80...0x8F:
+            try open(.map, count: Int(marker & 0x0F), minimumBytes: 2, at: start)
+            return .opened
+        case 0x90...0x9F:
+            try open(.array, count: Int(marker & 0x0F), minimumBytes: 1, at: start)
+            return .opened
+        case 0xDE, 0xDF:
+            try open(.map, count: Int(try bigEndian(marker == 0xDE ? 2 : 4, for: start)), minimumBytes: 2, at: start)
+            return .opened
+        case 0xDC, 0xDD:
+            try open(.array, count: Int(try bigEndian(marker == 0xDC ? 2 : 4, for: start)), minimumBytes: 1, at: start)
+            return .opened
+        case 0xA0...0xBF, 0xD9, 0xDA, 0xDB:
+            let string = try string(try stringLength(marker, at: start)!, at: start)
+            try count(payload: string.utf8.count, at: start)
+            return .value(.string(string))
+        case 0xC0:
+            try count(payload: 0, at: start)
+            return .value(.null)
+        case 0xC2, 0xC3:
+            try count(payload: 0, at: start)
+            return .value(.number(.bool(marker == 0xC3)))
+        case 0xC4, 0xC5, 0xC6:
+            let length = Int(try bigEndian(marker == 0xC4 ? 1 : marker == 0xC5 ? 2 : 4, for: start))
+            // dataLimitExceeded
+            guard length <= limits.maxDataBytes else {
+                throw failure(.dataLimitExceeded, "data of \(length) bytes, over maxDataBytes \(limits.maxDataBytes)", at: start)
+            }
+            let bytes = try take(length, for: start)
+            try count(payload: length, at: start)
+            return .value(.data(Data(bytes)))
+        case 0xCA:
+            // A float32 widens exactly to the double of the same value.
+            let bits = UInt32(truncatingIfNeeded: try bigEndian(4, for: start))
+            try count(payload: 0, at: start)
+            return .value(.number(.real(Double(Float(bitPattern: bits)))))
+        case 0xCB:
+            let bits = try bigEndian(8, for: start)
+            try count(payload: 0, at: start)
+            return .value(.number(.real(Double(bitPattern: bits))))
+        case 0xCC, 0xCD, 0xCE, 0xCF:
+            let value = try bigEndian(1 << Int(marker - 0xCC), for: start)
+            try count(payload: 0, at: start)
+            return .value(.number(.integer(PropertyListInteger(value))))
+        case 0xD0, 0xD1, 0xD2, 0xD3:
+            let width = 1 << Int(marker - 0xD0)
+            let raw = try bigEndian(width, for: start)
+            // Sign-extend from the written width.
+            let shift = UInt64(64 - 8 * width)
+            let value = Int64(bitPattern: raw << shift) >> Int64(shift)
+            try count(payload: 0, at: start)
+            return .value(.number(.integer(PropertyListInteger(value))))
+        case 0xD7, 0xD8, 0xC7:
+            return try readExtension(marker, at: start)
+        default:
+            // unknownMarker: C1, the fixext1/2/4 and ext16/32 forms Apple never writes.
+            throw failure(.unknownMarker, "marker \(Hex.upper(marker)) is not used by MP userInfo", at: start)
+        }
+    }
+
+    /// The extension types of Apple's writer.
+    private enum ExtensionType: UInt8 {
+        case uuid = 1, set = 2, date = 3, urlWithBase = 4, url = 5
+    }
+
+    private mutating func readExtension(_ marker: UInt8, at start: Int) throws(UserInfoError) -> Item {
+        // cmp 3 writes ext8 as marker, type, size (not MessagePack's marker, size, type).
+        let typeByte = try byte(for: start)
+        // unknownExtension: types 1–5 only.
+        guard let type = ExtensionType(rawValue: typeByte) else {
+            throw failure(.unknownExtension, "extension type \(typeByte) is not a userInfo type (1–5)", at: start)
+        }
+        switch (marker, type) {
+        case (0xD8, .uuid):
+            let bytes = try take(16, for: start)
+            try count(payload: 16, at: start)
+            let uuid = bytes.withMemoryRebound(to: UInt8.self) { b in
+                UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
+            }
+            return .value(.uuid(uuid))
+        case (0xD7, .date):
+            // The seconds since 2001 as a little-endian double (observed).
+            let bytes = try take(8, for: start)
+            var bits: UInt64 = 0
+            for byte in bytes.reversed() { bits = bits << 8 | UInt64(byte) }
+            let seconds = Double(bitPattern: bits)
+            // invalidDate: finite and within PropertyListValue.dateRange.
+            guard PropertyListValue.isValidDate(seconds) else {
+                throw failure(.invalidDate, "date is \(seconds)", at: start)
+            }
+            try count(payload: 0, at: start)
+            return .value(.date(Date(timeIntervalSinceReferenceDate: seconds)))
+        case (0xC7, .set), (0xC7, .urlWithBase), (0xC7, .url):
+            // badExtension: the size of a set or URL extension is 0; its content follows.
+            let size = try byte(for: start)
+            guard size == 0 else {
+                throw failure(.badExtension, "a \(type) extension has size \(size); Apple's writer gives 0 and writes the members after it", at: start)
+            }
+            switch type {
+            case .set:
+                let arrayStart = offset
+                let arrayMarker = try byte(for: start)
+                let members: Int
+                switch arrayMarker {
+                case 0x90...0x9F: members = Int(arrayMarker & 0x0F)
+                case 0xDC: members = Int(try bigEndian(2, for: start))
+                case 0xDD: members = Int(try bigEndian(4, for: start))
+                default:
+                    throw failure(.badExtension, "a set extension is followed by marker \(Hex.upper(arrayMarker)), not an array", at: arrayStart)
+                }
+                try open(.set, count: members, minimumBytes: 1, at: start)
+                return .opened
+            case .url:
+                let relative = try urlString(at: start)
+                try count(payload: relative.utf8.count, at: start)
+                let url = UserInfoURL(relative: relative)
+                try checkURL(url, at: start)
+                return .value(.url(url))
+            default:
+                // A URL with a base: the base URL, then the relative string (readValues).
+                try open(.url, count: 2, minimumBytes: 1, at: start)
+                return .opened
+            }
+        default:
+            // badExtension: a UUID other than D8 01, a date other than D7 03, a set or URL other than C7.
+            throw failure(.badExtension, "extension type \(typeByte) in marker \(Hex.upper(marker)), a form Apple's writer does not use for it", at: start)
+        }
+    }
+
+    /// The relative string of a URL extension.
+    private mutating func urlString(at start: Int) throws(UserInfoError) -> String {
+        let stringStart = offset
+        let marker = try byte(for: start)
+        guard let length = try stringLength(marker, at: start) else {
+            throw failure(.badExtension, "a URL's string has marker \(Hex.upper(marker)), not a string", at: stringStart)
+        }
+        return try string(length, at: stringStart)
+    }
+}

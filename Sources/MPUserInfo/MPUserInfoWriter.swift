@@ -1,0 +1,228 @@
+public import FoundationEssentials
+public import PropertyList
+public import UserInfo
+
+/// Writes a userInfo as Apple's "MP" MessagePack (Specs/mp-userinfo.md,
+/// "Writer"): the header `4D 50 03 05`, then the dictionary, every value in
+/// the smallest form Apple's writer picks for it, so that the bytes equal
+/// Apple's for the same value in the same order. Dictionaries are written in
+/// their own order (a userInfo read from Apple's bytes is written back byte for
+/// byte), sets in canonical order (userinfo-value.md, "Sets").
+///
+/// ```swift
+/// let bytes = try MPUserInfoWriter().writeBytes(["page": 3, "id": .uuid(id)])
+/// ```
+public struct MPUserInfoWriter: Sendable {
+    /// Deepest nesting written (maps, arrays, sets and URL bases count one level each).
+    public var maxDepth: Int
+    /// The largest expanded size written (Specs/value-model.md, "Expanded size").
+    public var maxExpandedBytes: Int
+
+    /// Creates a writer.
+    public init(maxDepth: Int = PropertyListLimits.default.maxDepth,
+                maxExpandedBytes: Int = PropertyListLimits.default.maxExpandedBytes) {
+        self.maxDepth = maxDepth
+        self.maxExpandedBytes = maxExpandedBytes
+    }
+
+    /// The MP bytes of a userInfo.
+    ///
+    /// - Throws: ``UserInfoError`` with ``ErrorCode/invalidDate``,
+    ///   ``ErrorCode/invalidURL``, ``ErrorCode/ambiguousSetMembers``,
+    ///   ``ErrorCode/depthLimitExceeded``, ``ErrorCode/expansionLimitExceeded``,
+    ///   or ``ErrorCode/collectionLimitExceeded`` / ``ErrorCode/stringLimitExceeded`` /
+    ///   ``ErrorCode/dataLimitExceeded`` past MessagePack's 32-bit lengths,
+    ///   with the key path of the value.
+    public func writeBytes(_ userInfo: UserInfoDictionary) throws(UserInfoError) -> [UInt8] {
+        do {
+            try PropertyListLimits(maxDepth: maxDepth, maxExpandedBytes: maxExpandedBytes).validate()
+        } catch {
+            throw UserInfoError(.invalidLimits, error.reason)
+        }
+        var encoder = MPEncoder(maxDepth: maxDepth, meter: ExpansionMeter(limit: maxExpandedBytes))
+        for byte in MPUserInfoReader.header { encoder.sink.append(byte) }
+        try encoder.encode(.dictionary(userInfo), depth: 0)
+        return encoder.sink.takeBytes()
+    }
+
+    /// The MP bytes of a userInfo (see ``writeBytes(_:)``).
+    public func write(_ userInfo: UserInfoDictionary) throws(UserInfoError) -> Data {
+        Data(try writeBytes(userInfo))
+    }
+}
+
+/// Appends values to the output; recursion is bounded by `maxDepth`
+/// (Specs/architecture.md, "One stack policy": writers recurse within 512).
+private struct MPEncoder: ~Copyable {
+    var sink = ByteSink(capacity: 256)
+    let maxDepth: Int
+    var meter: ExpansionMeter
+
+    init(maxDepth: Int, meter: ExpansionMeter) {
+        self.maxDepth = maxDepth
+        self.meter = meter
+    }
+
+    mutating func encode(_ value: UserInfoValue, depth: Int) throws(UserInfoError) {
+        do throws(PropertyListError) {
+            try meter.charge(depth: depth, payload: value.payloadBytes)
+        } catch {
+            throw UserInfoError(error.code, error.reason)
+        }
+        switch value {
+        case .dictionary(let dictionary):
+            try enter(depth)
+            try header(count: dictionary.count, fix: 0x80, sixteen: 0xDE, thirtyTwo: 0xDF)
+            for (key, member) in dictionary {
+                try string(key)
+                do {
+                    try encode(member, depth: depth + 1)
+                } catch {
+                    throw error.inside(.key(key))
+                }
+            }
+        case .array(let elements):
+            try enter(depth)
+            try header(count: elements.count, fix: 0x90, sixteen: 0xDC, thirtyTwo: 0xDD)
+            for (position, element) in elements.enumerated() {
+                do {
+                    try encode(element, depth: depth + 1)
+                } catch {
+                    throw error.inside(.index(position))
+                }
+            }
+        case .set(let set):
+            try enter(depth)
+            let members = try set.canonicalMembersCheckingDistinct()
+            sink.append(0xC7); sink.append(0x02); sink.append(0x00)
+            try header(count: members.count, fix: 0x90, sixteen: 0xDC, thirtyTwo: 0xDD)
+            for (position, member) in members.enumerated() {
+                do {
+                    try encode(member, depth: depth + 1)
+                } catch {
+                    throw error.inside(.index(position))
+                }
+            }
+        case .string(let string):
+            try self.string(string)
+        case .data(let data):
+            let count = data.count
+            // dataLimitExceeded: bin32 holds at most 2³² − 1 bytes.
+            guard count <= Int(UInt32.max) else { throw UserInfoError(.dataLimitExceeded, "data of \(count) bytes does not fit MessagePack's bin32") }
+            if count <= 0xFF {
+                sink.append(0xC4); sink.append(bigEndian: UInt64(count), width: 1)
+            } else if count <= 0xFFFF {
+                sink.append(0xC5); sink.append(bigEndian: UInt64(count), width: 2)
+            } else {
+                sink.append(0xC6); sink.append(bigEndian: UInt64(count), width: 4)
+            }
+            data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
+                let bytes: UnsafeBufferPointer<UInt8> = raw.assumingMemoryBound(to: UInt8.self)
+                sink.append(bytes)
+            }
+        case .null:
+            sink.append(0xC0)
+        case .number(.bool(let flag)):
+            sink.append(flag ? 0xC3 : 0xC2)
+        case .number(.real(let real)):
+            sink.append(0xCB)
+            sink.append(bigEndian: real.bitPattern, width: 8)
+        case .number(.integer(let integer)):
+            if let signed = integer.int64Value, signed < 0 {
+                if signed >= -32 {
+                    sink.append(UInt8(bitPattern: Int8(signed)))
+                } else if signed >= Int64(Int8.min) {
+                    sink.append(0xD0); sink.append(bigEndian: UInt64(bitPattern: signed), width: 1)
+                } else if signed >= Int64(Int16.min) {
+                    sink.append(0xD1); sink.append(bigEndian: UInt64(bitPattern: signed), width: 2)
+                } else if signed >= Int64(Int32.min) {
+                    sink.append(0xD2); sink.append(bigEndian: UInt64(bitPattern: signed), width: 4)
+                } else {
+                    sink.append(0xD3); sink.append(bigEndian: UInt64(bitPattern: signed), width: 8)
+                }
+            } else {
+                let unsigned = integer.int64Value.map { UInt64($0) } ?? integer.uint64Value!
+                if unsigned <= 0x7F {
+                    sink.append(UInt8(unsigned))
+                } else if unsigned <= 0xFF {
+                    sink.append(0xCC); sink.append(bigEndian: unsigned, width: 1)
+                } else if unsigned <= 0xFFFF {
+                    sink.append(0xCD); sink.append(bigEndian: unsigned, width: 2)
+                } else if unsigned <= 0xFFFF_FFFF {
+                    sink.append(0xCE); sink.append(bigEndian: unsigned, width: 4)
+                } else {
+                    sink.append(0xCF); sink.append(bigEndian: unsigned, width: 8)
+                }
+            }
+        case .uuid(let uuid):
+            sink.append(0xD8); sink.append(0x01)
+            withUnsafeBytes(of: uuid.uuid) { (raw: UnsafeRawBufferPointer) in
+                let bytes: UnsafeBufferPointer<UInt8> = raw.assumingMemoryBound(to: UInt8.self)
+                sink.append(bytes)
+            }
+        case .date(let date):
+            let seconds = date.timeIntervalSinceReferenceDate
+            // invalidDate: the reader refuses dates outside PropertyListValue.dateRange, so the writer does too.
+            guard PropertyListValue.isValidDate(seconds) else { throw UserInfoError(.invalidDate, "date is \(seconds)") }
+            sink.append(0xD7); sink.append(0x03)
+            // Little-endian, as Apple's writer stores the double (observed).
+            var bits = seconds.bitPattern
+            for _ in 0..<8 {
+                sink.append(UInt8(truncatingIfNeeded: bits))
+                bits >>= 8
+            }
+        case .url(let url):
+            try self.url(url, depth: depth)
+        }
+    }
+
+    /// A URL: `C7 05 00` and its string, or `C7 04 00`, its base, then its string.
+    private mutating func url(_ url: UserInfoURL, depth: Int) throws(UserInfoError) {
+        // invalidURL: the reader refuses what Foundation cannot parse, so the writer does too.
+        guard url.isValid else { throw UserInfoError(.invalidURL, "\"\(url.relative)\" is not a URL Foundation can parse") }
+        if let base = url.base {
+            try enter(depth)
+            sink.append(0xC7); sink.append(0x04); sink.append(0x00)
+            try self.url(base, depth: depth + 1)
+        } else {
+            sink.append(0xC7); sink.append(0x05); sink.append(0x00)
+        }
+        try string(url.relative)
+    }
+
+    /// depthLimitExceeded: a container at `depth` opens level `depth + 1`.
+    private func enter(_ depth: Int) throws(UserInfoError) {
+        guard depth < maxDepth else {
+            throw UserInfoError(.depthLimitExceeded, "containers nest deeper than \(maxDepth) (maxDepth)")
+        }
+    }
+
+    private mutating func header(count: Int, fix: UInt8, sixteen: UInt8, thirtyTwo: UInt8) throws(UserInfoError) {
+        if count <= 15 {
+            sink.append(fix | UInt8(count))
+        } else if count <= 0xFFFF {
+            sink.append(sixteen); sink.append(bigEndian: UInt64(count), width: 2)
+        } else {
+            // collectionLimitExceeded: map32 and array32 hold at most 2³² − 1 members.
+            guard count <= Int(UInt32.max) else { throw UserInfoError(.collectionLimitExceeded, "\(count) members do not fit MessagePack's 32-bit count") }
+            sink.append(thirtyTwo); sink.append(bigEndian: UInt64(count), width: 4)
+        }
+    }
+
+    private mutating func string(_ string: String) throws(UserInfoError) {
+        var string = string
+        let count = string.utf8.count
+        if count <= 31 {
+            sink.append(0xA0 | UInt8(count))
+        } else if count <= 0xFF {
+            sink.append(0xD9); sink.append(bigEndian: UInt64(count), width: 1)
+        } else if count <= 0xFFFF {
+            sink.append(0xDA); sink.append(bigEndian: UInt64(count), width: 2)
+        } else {
+            // stringLimitExceeded: str32 holds at most 2³² − 1 bytes.
+            guard count <= Int(UInt32.max) else { throw UserInfoError(.stringLimitExceeded, "a string of \(count) bytes does not fit MessagePack's str32") }
+            sink.append(0xDB); sink.append(bigEndian: UInt64(count), width: 4)
+        }
+        string.withUTF8 { sink.append($0) }
+    }
+}
