@@ -1,3 +1,4 @@
+import ActivityContainer
 import Foundation
 import Handoff
 import KeyedArchive
