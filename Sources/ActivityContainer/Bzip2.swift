@@ -26,21 +26,26 @@ enum Bzip2 {
         guard input.count <= Int(UInt32.max) else { return .failure(.tooLarge) }
         stream.next_in = UnsafeMutablePointer(mutating: start.assumingMemoryBound(to: CChar.self))
         stream.avail_in = UInt32(input.count)
-        var output = [UInt8](repeating: 0, count: min(cap + 1, max(4096, input.count * 4)))
+        // The output grows by doubling, never past cap + 1 bytes: one byte over
+        // the cap is enough to refuse.
+        var capacity = min(cap + 1, max(4096, input.count * 4))
+        var output = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        defer { output.deallocate() }
         var produced = 0
         while true {
-            if produced == output.count {
-                // Grow, never past cap + 1: one byte over the cap is enough to refuse.
-                guard output.count <= cap else { return .failure(.tooLarge) }
-                output.append(contentsOf: repeatElement(0, count: min(cap + 1, output.count * 2) - output.count))
+            if produced == capacity {
+                guard capacity <= cap else { return .failure(.tooLarge) }
+                let grown = min(cap + 1, capacity * 2)
+                let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
+                moved.update(from: output, count: produced)
+                output.deallocate()
+                (output, capacity) = (moved, grown)
             }
-            let room = output.count - produced
+            let room = capacity - produced
             let inputLeft = stream.avail_in
-            let status: Int32 = output.withUnsafeMutableBytes { buffer in
-                stream.next_out = buffer.baseAddress!.advanced(by: produced).assumingMemoryBound(to: CChar.self)
-                stream.avail_out = UInt32(room)
-                return BZ2_bzDecompress(&stream)
-            }
+            stream.next_out = UnsafeMutableRawPointer(output + produced).assumingMemoryBound(to: CChar.self)
+            stream.avail_out = UInt32(room)
+            let status = BZ2_bzDecompress(&stream)
             produced += room - Int(stream.avail_out)
             if produced > cap { return .failure(.tooLarge) }
             switch status {
@@ -49,8 +54,7 @@ enum Bzip2 {
                 guard stream.avail_in == 0 else {
                     return .failure(.corrupt(0, "\(stream.avail_in) bytes follow the bzip2 stream"))
                 }
-                output.removeLast(output.count - produced)
-                return .success(output)
+                return .success(Array(UnsafeBufferPointer(start: output, count: produced)))
             case BZ_OK:
                 // Input used up without the end of the stream: it was cut short.
                 if stream.avail_in == 0 && stream.avail_out > 0 {
