@@ -3,8 +3,9 @@ public import UserInfo
 public import PropertyList
 import ActivityContainer
 
-/// A Handoff activity as it travels: the fields of `NSUserActivity` that
-/// Handoff carries. See `Specs/payload.md`, "Envelope".
+/// A Handoff activity as it travels: what Apple's activity container carries
+/// (Specs/activity-container.md), with the userInfo as values. See
+/// `Specs/payload.md`, "Activity".
 public struct ActivityPayload: Sendable, Hashable {
     /// Reverse-DNS activity type, such as `com.example.shop.browse`.
     public var activityType: String
@@ -14,35 +15,42 @@ public struct ActivityPayload: Sendable, Hashable {
     public var webpageURL: UserInfoURL?
     /// The app's state.
     public var userInfo: UserInfoDictionary
-    /// The keys the receiver needs; nil means all keys.
+    /// The sender's team identifier (`""` when none, as Apple writes `0000000000`).
+    public var teamID: String
+    /// The activity's `persistentIdentifier`, when set.
+    public var persistentID: String?
+    /// The activity's `targetContentIdentifier`, when set.
+    public var targetContentID: String?
+    /// The continuation-streams endpoint data, opaque, when the activity offers streams.
+    public var streamsEndpoint: Data?
+    /// The keys the receiver needs; nil means all keys. Checked when encoding
+    /// (``ErrorCode/missingRequiredKeys``); the container has no field for it,
+    /// so it is not sent and a decoded payload has nil (observed).
     public var requiredUserInfoKeys: Set<String>?
-    /// When the activity stops being offered.
-    public var expirationDate: Date?
-    /// Search keywords.
-    public var keywords: Set<String>
 
     public init(activityType: String, title: String? = nil, webpageURL: UserInfoURL? = nil,
-                userInfo: UserInfoDictionary = [:], requiredUserInfoKeys: Set<String>? = nil,
-                expirationDate: Date? = nil, keywords: Set<String> = []) {
+                userInfo: UserInfoDictionary = [:], teamID: String = "", persistentID: String? = nil,
+                targetContentID: String? = nil, streamsEndpoint: Data? = nil, requiredUserInfoKeys: Set<String>? = nil) {
         self.activityType = activityType
         self.title = title
         self.webpageURL = webpageURL
         self.userInfo = userInfo
+        self.teamID = teamID
+        self.persistentID = persistentID
+        self.targetContentID = targetContentID
+        self.streamsEndpoint = streamsEndpoint
         self.requiredUserInfoKeys = requiredUserInfoKeys
-        self.expirationDate = expirationDate
-        self.keywords = keywords
     }
 
-    /// Checks the envelope's own rules (activity type, web page URL, required keys).
+    /// Checks the activity's own rules (activity type, web page URL, required keys).
     public func validate() throws(PayloadError) {
         // invalidActivityType: non-empty reverse-DNS characters, no empty labels.
         guard Self.isValidActivityType(activityType) else {
             throw PayloadError(.invalidActivityType, "activity type \"\(activityType)\" is not reverse-DNS (letters, digits, '-', '_', dot-separated labels)")
         }
-        // invalidWebpageURL: http or https (compared case-insensitively), absolute.
+        // invalidWebpageURL: http or https (compared case-insensitively), absolute, no base.
         if let webpageURL {
-            guard webpageURL.base == nil, let url = URL(string: webpageURL.relative, encodingInvalidCharacters: false),
-                  let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil else {
+            guard webpageURL.base == nil, ActivityRecord.isValidWebpageURL(webpageURL.relative) else {
                 throw PayloadError(.invalidWebpageURL, "webpageURL \"\(webpageURL.relative)\" is not an http or https URL")
             }
         }
@@ -62,24 +70,30 @@ public struct ActivityPayload: Sendable, Hashable {
         }
     }
 
-    // MARK: The envelope as a userInfo value
+    // MARK: The envelope: the payload as one userInfo value (typed JSON in plistkit)
 
     enum Field {
         static let activityType = "activityType", title = "title", webpageURL = "webpageURL", userInfo = "userInfo"
-        static let requiredUserInfoKeys = "requiredUserInfoKeys", expirationDate = "expirationDate", keywords = "keywords"
-        static let all: Set<String> = [activityType, title, webpageURL, userInfo, requiredUserInfoKeys, expirationDate, keywords]
+        static let teamID = "teamID", persistentID = "persistentID", targetContentID = "targetContentID"
+        static let streamsEndpoint = "streamsEndpoint", requiredUserInfoKeys = "requiredUserInfoKeys"
+        static let all: Set<String> = [activityType, title, webpageURL, userInfo, teamID, persistentID, targetContentID,
+                                       streamsEndpoint, requiredUserInfoKeys]
     }
 
-    /// The envelope dictionary that is archived (Specs/payload.md, "Wire form").
+    /// The payload as one dictionary value (Specs/payload.md, "Envelope"): what
+    /// `plistkit payload decode` prints as typed JSON and `encode` reads.
+    /// Not a wire form: the wire form is the activity container.
     public var envelope: UserInfoValue {
         var fields = UserInfoDictionary()
         fields[Field.activityType] = .string(activityType)
-        fields[Field.userInfo] = .dictionary(userInfo)
-        fields[Field.keywords] = .set(UserInfoSet(keywords.sorted().map { .string($0) }))
         if let title { fields[Field.title] = .string(title) }
         if let webpageURL { fields[Field.webpageURL] = .url(webpageURL) }
+        fields[Field.teamID] = .string(teamID)
+        if let persistentID { fields[Field.persistentID] = .string(persistentID) }
+        if let targetContentID { fields[Field.targetContentID] = .string(targetContentID) }
+        if let streamsEndpoint { fields[Field.streamsEndpoint] = .data(streamsEndpoint) }
         if let required = requiredUserInfoKeys { fields[Field.requiredUserInfoKeys] = .set(UserInfoSet(required.sorted().map { .string($0) })) }
-        if let expirationDate { fields[Field.expirationDate] = .date(expirationDate) }
+        fields[Field.userInfo] = .dictionary(userInfo)
         return .dictionary(fields)
     }
 
@@ -95,41 +109,44 @@ public struct ActivityPayload: Sendable, Hashable {
         func wrong(_ field: String, _ expected: String) -> PayloadError {
             PayloadError(.invalidEnvelope, "envelope field \(field) is not \(expected)", keyPath: PropertyListKeyPath([.key(field)]))
         }
-        guard case .string(let type)? = fields[Field.activityType] else { throw wrong(Field.activityType, "a string") }
+        func string(_ field: String) throws(PayloadError) -> String? {
+            switch fields[field] {
+            case nil: return nil
+            case .string(let value)?: return value
+            default: throw wrong(field, "a string")
+            }
+        }
+        guard let type = try string(Field.activityType) else { throw wrong(Field.activityType, "a string") }
         guard case .dictionary(let userInfo)? = fields[Field.userInfo] else { throw wrong(Field.userInfo, "a dictionary") }
         self.init(activityType: type, userInfo: userInfo)
-        switch fields[Field.title] {
-        case nil: break
-        case .string(let title)?: self.title = title
-        default: throw wrong(Field.title, "a string")
-        }
+        title = try string(Field.title)
+        teamID = try string(Field.teamID) ?? ""
+        persistentID = try string(Field.persistentID)
+        targetContentID = try string(Field.targetContentID)
         switch fields[Field.webpageURL] {
         case nil: break
         case .url(let url)?: webpageURL = url
         default: throw wrong(Field.webpageURL, "a URL")
         }
-        switch fields[Field.expirationDate] {
+        switch fields[Field.streamsEndpoint] {
         case nil: break
-        case .date(let date)?: expirationDate = date
-        default: throw wrong(Field.expirationDate, "a date")
+        case .data(let data)?: streamsEndpoint = data
+        default: throw wrong(Field.streamsEndpoint, "data")
         }
-        func strings(_ field: String) throws(PayloadError) -> Set<String>? {
-            guard let value = fields[field] else { return nil }
-            guard case .set(let set) = value else { throw wrong(field, "a set of strings") }
+        if let value = fields[Field.requiredUserInfoKeys] {
+            guard case .set(let set) = value else { throw wrong(Field.requiredUserInfoKeys, "a set of strings") }
             var result = Set<String>()
             for member in set {
-                guard case .string(let string) = member else { throw wrong(field, "a set of strings") }
+                guard case .string(let key) = member else { throw wrong(Field.requiredUserInfoKeys, "a set of strings") }
                 // invalidEnvelope: two members Swift's String equality merges (canonically
                 // equivalent spellings, which NSSet keeps apart) would lose one silently.
-                guard result.insert(string).inserted else {
-                    throw PayloadError(.invalidEnvelope, "envelope field \(field) holds two canonically equivalent spellings of \"\(string)\", which a Set<String> cannot keep apart",
-                                       keyPath: PropertyListKeyPath([.key(field)]))
+                guard result.insert(key).inserted else {
+                    throw PayloadError(.invalidEnvelope, "envelope field \(Field.requiredUserInfoKeys) holds two canonically equivalent spellings of \"\(key)\", which a Set<String> cannot keep apart",
+                                       keyPath: PropertyListKeyPath([.key(Field.requiredUserInfoKeys)]))
                 }
             }
-            return result
+            requiredUserInfoKeys = result
         }
-        keywords = try strings(Field.keywords) ?? []
-        requiredUserInfoKeys = try strings(Field.requiredUserInfoKeys)
     }
 }
 

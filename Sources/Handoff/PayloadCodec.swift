@@ -1,7 +1,8 @@
 public import FoundationEssentials
 public import UserInfo
+import ActivityContainer
 import KeyedArchive
-public import DocumentFormats
+import MPUserInfo
 public import PropertyList
 
 /// The size budget of an encoded userInfo. See `Specs/payload.md`, "Size budget".
@@ -50,7 +51,7 @@ public struct CostReport: Sendable, Hashable {
         public var bytes: Int
     }
 
-    /// Bytes of the encoded userInfo (keyed archive, binary).
+    /// Bytes of the encoded userInfo, in the form it travels in (MP or keyed archive).
     public var total: Int
     /// Every dictionary key path, largest cost first (ties in key-path order);
     /// empty unless requested (``PayloadCodec/reportsCostPerKeyPath``).
@@ -59,9 +60,23 @@ public struct CostReport: Sendable, Hashable {
     public var warnings: [String]
 }
 
+/// The forms a userInfo travels in inside the activity container
+/// (Specs/payload.md, "Wire form").
+public enum UserInfoWireForm: String, Sendable, Hashable, CaseIterable {
+    /// Apple's "MP" MessagePack (mp-userinfo.md): what current devices send.
+    case mp
+    /// An NSKeyedArchiver archive, binary (keyed-archive.md): for older peers.
+    case keyedArchive
+
+    /// The form of userInfo bytes: `MP` first means MP (Apple's own test), anything else a keyed archive.
+    public static func detect(_ bytes: some Collection<UInt8>) -> UserInfoWireForm {
+        MPUserInfoReader.hasMagic(bytes) ? .mp : .keyedArchive
+    }
+}
+
 /// A payload that was encoded, with what the encoder noticed.
 public struct EncodedPayload: Sendable {
-    /// The wire form.
+    /// The wire form: an activity container (activity-container.md).
     public var data: Data
     /// The cost of the userInfo in it (per key path only when requested).
     public var cost: CostReport
@@ -70,6 +85,8 @@ public struct EncodedPayload: Sendable {
 /// A payload that was decoded, with the version it carried.
 public struct DecodedPayload: Sendable {
     public var payload: ActivityPayload
+    /// The form its userInfo travelled in.
+    public var userInfoForm: UserInfoWireForm
     /// The version found in userInfo before migration (nil without versioning).
     public var foundVersion: PayloadVersion?
     /// The cost of the userInfo as it travelled (before migration and URL
@@ -78,8 +95,9 @@ public struct DecodedPayload: Sendable {
 }
 
 /// Encodes and decodes Handoff payloads with every payload rule applied:
-/// envelope checks, versioning, URL translation, size budget and decode limits.
-/// It is the only path to and from the wire (Specs/payload.md).
+/// activity checks, versioning, URL translation, size budget and decode limits.
+/// The wire form is Apple's activity container, with the userInfo as MP or
+/// as a keyed archive. It is the only path to and from the wire (Specs/payload.md).
 ///
 /// ```swift
 /// var codec = PayloadCodec(layout: .macOS(home: "/Users/ada", containers: ["iCloud.com.example.App"]))
@@ -98,15 +116,18 @@ public struct PayloadCodec: Sendable {
     public var budget: SizeBudget
     /// Decode limits (``PropertyListLimits/payload`` by default).
     public var limits: PropertyListLimits
-    /// The property-list format written.
-    public var format: PropertyListFormat
+    /// The form the userInfo is written in (``UserInfoWireForm/mp`` by default;
+    /// decoding reads both).
+    public var userInfoForm: UserInfoWireForm
+    /// Whether the container is compressed as Apple's sender does (default) or never.
+    public var compresses: Bool = true
     /// Whether encode and decode compute the cost of every key path (one
     /// re-encoding per key path; off by default: the total is always known).
     public var reportsCostPerKeyPath: Bool = false
 
     public init(layout: ContainerLayout? = nil, policy: URLPolicy = URLPolicy(), versioning: PayloadVersioning? = nil,
-                budget: SizeBudget = SizeBudget(), limits: PropertyListLimits = .payload, format: PropertyListFormat = .binary) {
-        (self.layout, self.policy, self.versioning, self.budget, self.limits, self.format) = (layout, policy, versioning, budget, limits, format)
+                budget: SizeBudget = SizeBudget(), limits: PropertyListLimits = .payload, userInfoForm: UserInfoWireForm = .mp) {
+        (self.layout, self.policy, self.versioning, self.budget, self.limits, self.userInfoForm) = (layout, policy, versioning, budget, limits, userInfoForm)
     }
 
     /// Checks the configuration before any byte is read or written
@@ -126,7 +147,8 @@ public struct PayloadCodec: Sendable {
         }
     }
 
-    /// Validates, stamps the version, translates file URLs, checks the budget, and archives.
+    /// Validates, stamps the version, translates file URLs, encodes the
+    /// userInfo, checks the budget, and writes the container.
     public func encode(_ payload: ActivityPayload) throws(PayloadError) -> EncodedPayload {
         try validate()
         try payload.validate()
@@ -134,32 +156,64 @@ public struct PayloadCodec: Sendable {
         if let versioning { outgoing.userInfo = versioning.stamp(outgoing.userInfo) }
         let translator = URLTranslator(policy: policy)
         outgoing.userInfo = try translator.outgoing(userInfo: outgoing.userInfo, from: layout)
-        let cost = try Self.cost(of: outgoing.userInfo, budget: budget, perKeyPath: reportsCostPerKeyPath)
+        let userInfoBytes = try Self.encodeUserInfo(outgoing.userInfo, as: userInfoForm)
+        let cost = try Self.cost(of: outgoing.userInfo, form: userInfoForm, budget: budget, perKeyPath: reportsCostPerKeyPath,
+                                 total: userInfoBytes.count)
         try budget.check(cost.total)
+        let record = ActivityRecord(
+            activityType: outgoing.activityType, teamID: outgoing.teamID, title: outgoing.title, userInfo: userInfoBytes,
+            persistentID: outgoing.persistentID, targetContentID: outgoing.targetContentID,
+            webpageURL: outgoing.webpageURL?.relative, streamsEndpoint: outgoing.streamsEndpoint)
         do {
-            return EncodedPayload(data: try UserInfoCodec().encode(outgoing.envelope, format: format), cost: cost)
+            let data = try ActivityContainerWriter(compression: compresses ? .apple : .never).write(.activity(record))
+            return EncodedPayload(data: data, cost: cost)
         } catch {
             throw PayloadError(error)
         }
     }
 
-    /// Unarchives within the payload limits, checks the envelope, required keys and
-    /// version (migrating older ones), and resolves container references.
+    /// Reads the container within the payload limits, decodes its userInfo
+    /// (MP or keyed archive), checks the activity and the version (migrating
+    /// older ones), and resolves container references.
     public func decode(_ data: Data) throws(PayloadError) -> DecodedPayload {
         try validate()
-        let envelope: UserInfoValue
-        do throws(UserInfoError) {
-            let (value, profile) = try UserInfoCodec(limits: limits).decodeDetectingProfile(data)
-            guard profile == .keyedArchive else {
-                throw UserInfoError(.missingArchiveKey, "a payload is a keyed archive, not a plain property list")
-            }
-            envelope = value
+        let container: ActivityContainer
+        do {
+            container = try ActivityContainerReader(maxBytes: limits.maxInputBytes).read(data)
         } catch {
             throw PayloadError(error)
         }
-        var payload = try ActivityPayload(envelope: envelope)
+        // errorPacket: the sender's activity failed; there is no activity to decode.
+        guard case .activity(let record) = container else {
+            throw PayloadError(.errorPacket, "the container is an error packet (the sender could not send its activity), not an activity")
+        }
+        let userInfoBytes = record.userInfo ?? Data()
+        let form = UserInfoWireForm.detect(userInfoBytes)
+        var userInfo: UserInfoDictionary = [:]
+        if record.userInfo != nil {
+            do throws(UserInfoError) {
+                switch form {
+                case .mp:
+                    userInfo = try MPUserInfoReader(limits: limits).read(userInfoBytes)
+                case .keyedArchive:
+                    // A keyed archive of a dictionary (Apple's older peers archive userInfo so).
+                    let value = try KeyedArchiveReader(limits: limits).read(userInfoBytes)
+                    guard case .dictionary(let dictionary) = value else {
+                        throw UserInfoError(.notDictionary, "the archived userInfo is a \(value.typeName), not a dictionary")
+                    }
+                    userInfo = dictionary
+                }
+            } catch {
+                throw PayloadError(error)
+            }
+        }
+        var payload = ActivityPayload(
+            activityType: record.activityType, title: record.title, webpageURL: record.webpageURL.map { UserInfoURL(relative: $0) },
+            userInfo: userInfo, teamID: record.teamID, persistentID: record.persistentID,
+            targetContentID: record.targetContentID, streamsEndpoint: record.streamsEndpoint)
         try payload.validate()
-        let cost = reportsCostPerKeyPath ? try Self.cost(of: payload.userInfo, budget: budget, perKeyPath: true) : nil
+        let cost = reportsCostPerKeyPath
+            ? try Self.cost(of: payload.userInfo, form: form, budget: budget, perKeyPath: true, total: userInfoBytes.count) : nil
         var found: PayloadVersion?
         if let versioning {
             let checked = try versioning.check(payload.userInfo)
@@ -167,23 +221,42 @@ public struct PayloadCodec: Sendable {
             found = checked.found
         }
         payload.userInfo = try URLTranslator(policy: policy).incoming(userInfo: payload.userInfo, to: layout)
-        return DecodedPayload(payload: payload, foundVersion: found, cost: cost)
+        return DecodedPayload(payload: payload, userInfoForm: form, foundVersion: found, cost: cost)
     }
 
-    /// The cost report of a userInfo: its encoded size, the warnings of the
-    /// budget, and for every dictionary key path the bytes that removing it
-    /// saves (measured by re-encoding).
-    public static func cost(of userInfo: UserInfoDictionary, budget: SizeBudget = SizeBudget()) throws(PayloadError) -> CostReport {
-        try cost(of: userInfo, budget: budget, perKeyPath: true)
+    /// The userInfo's bytes in `form`.
+    static func encodeUserInfo(_ userInfo: UserInfoDictionary, as form: UserInfoWireForm) throws(PayloadError) -> Data {
+        do throws(UserInfoError) {
+            switch form {
+            case .mp: return try MPUserInfoWriter().write(userInfo)
+            case .keyedArchive: return try KeyedArchiveWriter().write(.dictionary(userInfo))
+            }
+        } catch {
+            throw PayloadError(error)
+        }
     }
 
-    static func cost(of userInfo: UserInfoDictionary, budget: SizeBudget, perKeyPath: Bool) throws(PayloadError) -> CostReport {
+    /// The cost report of a userInfo: its encoded size in `form`, the warnings
+    /// of the budget, and for every dictionary key path the bytes that
+    /// removing it saves.
+    public static func cost(of userInfo: UserInfoDictionary, form: UserInfoWireForm = .mp,
+                            budget: SizeBudget = SizeBudget()) throws(PayloadError) -> CostReport {
+        try cost(of: userInfo, form: form, budget: budget, perKeyPath: true, total: nil)
+    }
+
+    static func cost(of userInfo: UserInfoDictionary, form: UserInfoWireForm, budget: SizeBudget, perKeyPath: Bool,
+                     total known: Int?) throws(PayloadError) -> CostReport {
         guard perKeyPath else {
             let total: Int
-            do { total = try KeyedArchiveWriter().write(.dictionary(userInfo)).count } catch { throw PayloadError(error) }
+            if let known { total = known } else { total = try encodeUserInfo(userInfo, as: form).count }
             return CostReport(total: total, entries: [], warnings: budget.warnings(for: total))
         }
-        var (total, entries) = try CostAttribution.costs(of: userInfo)
+        var (total, entries): (Int, [CostReport.Entry])
+        switch form {
+        case .mp: (total, entries) = MPCostAttribution.costs(of: userInfo)
+        case .keyedArchive: (total, entries) = try CostAttribution.costs(of: userInfo)
+        }
+        if let known { total = known }
         entries.sort { ($0.bytes, $1.keyPath.description) > ($1.bytes, $0.keyPath.description) }
         return CostReport(total: total, entries: entries, warnings: budget.warnings(for: total))
     }

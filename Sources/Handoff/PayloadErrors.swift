@@ -1,10 +1,12 @@
 public import UserInfo
+public import ActivityContainer
 public import PropertyList
 
 /// The error of the payload layer: the envelope, URL translation,
 /// versioning and budgets. It names the rule (``code``), says why
 /// (``reason``) and where in the userInfo (``keyPath``); when the bytes
-/// themselves were bad, ``underlying`` holds the userInfo-layer error.
+/// themselves were bad, ``underlying`` holds the lower layer's error (the
+/// container's, or the userInfo decoder's).
 /// Equality compares codes. See `Specs/payload.md`.
 public struct PayloadError: CodecError {
     /// Which rule was broken (``ErrorCode``; the name is kept for source compatibility).
@@ -13,9 +15,9 @@ public struct PayloadError: CodecError {
     public var code: ErrorCode
     public var reason: String
     public var keyPath: PropertyListKeyPath
-    public var underlying: UserInfoError?
+    public var underlying: (any CodecError)?
 
-    public init(_ code: ErrorCode, _ reason: String, keyPath: PropertyListKeyPath = .root, underlying: UserInfoError? = nil) {
+    public init(_ code: ErrorCode, _ reason: String, keyPath: PropertyListKeyPath = .root, underlying: (any CodecError)? = nil) {
         self.code = code
         self.reason = reason
         self.keyPath = keyPath
@@ -25,6 +27,11 @@ public struct PayloadError: CodecError {
     /// Wraps an error of the userInfo layer (``ErrorCode/malformedPayload``).
     public init(_ error: UserInfoError) {
         self.init(.malformedPayload, error.description, keyPath: error.keyPath, underlying: error)
+    }
+
+    /// Wraps an error of the activity container (``ErrorCode/malformedPayload``).
+    public init(_ error: ActivityContainerError) {
+        self.init(.malformedPayload, "container: \(error.description)", underlying: error)
     }
 
     /// Where in the input: the wrapped error's place, if any.
@@ -47,8 +54,11 @@ extension ErrorCode {
     public static let invalidBudget = Self("invalidBudget")
 
     // Envelope (Specs/payload.md, "Envelope")
-    /// The bytes are not a valid archive of userInfo values; see ``PayloadError/underlying``.
+    /// The bytes are not a valid activity container, or its userInfo is not valid MP or a
+    /// valid keyed archive of userInfo values; see ``PayloadError/underlying``.
     public static let malformedPayload = Self("malformedPayload")
+    /// The container is an error packet (the sender's activity failed), not an activity.
+    public static let errorPacket = Self("errorPacket")
     /// The envelope is not a dictionary of the documented fields, or a field has the wrong type.
     public static let invalidEnvelope = Self("invalidEnvelope")
     /// `activityType` is empty or not reverse-DNS characters.

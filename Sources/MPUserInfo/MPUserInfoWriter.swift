@@ -226,3 +226,41 @@ private struct MPEncoder: ~Copyable {
         string.withUTF8 { sink.append($0) }
     }
 }
+
+/// The size of values' MP forms, without writing them: what the payload
+/// layer's cost report charges each entry (Specs/payload.md, "Cost report").
+/// MP shares nothing, so an entry costs exactly its key and its value.
+package enum MPSize {
+    /// A map or array header for `count` members.
+    package static func header(count: Int) -> Int { count <= 15 ? 1 : count <= 0xFFFF ? 3 : 5 }
+
+    /// A string's form.
+    package static func string(_ string: String) -> Int {
+        let count = string.utf8.count
+        return count + (count <= 31 ? 1 : count <= 0xFF ? 2 : count <= 0xFFFF ? 3 : 5)
+    }
+
+    /// A scalar's form; nil for the containers (dictionaries, arrays, sets), whose size is their members'.
+    package static func scalar(_ value: UserInfoValue) -> Int? {
+        switch value {
+        case .dictionary, .array, .set: return nil
+        case .string(let string): return self.string(string)
+        case .data(let data): return data.count + (data.count <= 0xFF ? 2 : data.count <= 0xFFFF ? 3 : 5)
+        case .null, .number(.bool): return 1
+        case .number(.real): return 9
+        case .number(.integer(let integer)):
+            if let signed = integer.int64Value, signed < 0 {
+                return signed >= -32 ? 1 : signed >= Int64(Int8.min) ? 2 : signed >= Int64(Int16.min) ? 3 : signed >= Int64(Int32.min) ? 5 : 9
+            }
+            let unsigned = integer.int64Value.map { UInt64($0) } ?? integer.uint64Value!
+            return unsigned <= 0x7F ? 1 : unsigned <= 0xFF ? 2 : unsigned <= 0xFFFF ? 3 : unsigned <= 0xFFFF_FFFF ? 5 : 9
+        case .uuid: return 18
+        case .date: return 10
+        case .url(let url): return urlSize(url)
+        }
+    }
+
+    private static func urlSize(_ url: UserInfoURL) -> Int {
+        3 + (url.base.map { urlSize($0) } ?? 0) + string(url.relative)
+    }
+}

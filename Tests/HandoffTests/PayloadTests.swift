@@ -2,6 +2,7 @@ import ActivityContainer
 import Foundation
 import Handoff
 import KeyedArchive
+import MPUserInfo
 import PropertyBased
 import PropertyList
 import TestSupport
@@ -9,24 +10,75 @@ import Testing
 import UserInfo
 
 /// Specs/payload.md and Specs/versioning.md.
-@Suite("Payload envelope, versioning, budgets")
+@Suite("Payload: the activity, the container, versioning, budgets")
 struct PayloadTests {
     static let app = "iCloud.com.example.App"
 
     static func payload(_ userInfo: UserInfoDictionary = ["page": 3]) -> ActivityPayload {
         ActivityPayload(activityType: "com.example.shop.browse", title: "Browsing", webpageURL: UserInfoURL(relative: "https://shop.example.com/p/3"),
-                        userInfo: userInfo, requiredUserInfoKeys: ["page"], expirationDate: Date(timeIntervalSinceReferenceDate: 8e8),
-                        keywords: ["shop", "cart"])
+                        userInfo: userInfo, teamID: "ABCDE12345", persistentID: "browse-3", targetContentID: "product/3")
     }
 
-    // MARK: Envelope
+    /// The wire form built without PayloadCodec (so without its checks): the
+    /// container around the userInfo in `form`.
+    static func wire(_ payload: ActivityPayload, form: UserInfoWireForm = .mp) throws -> Data {
+        let userInfo = form == .mp ? try MPUserInfoWriter().write(payload.userInfo)
+            : try KeyedArchiveWriter().write(.dictionary(payload.userInfo))
+        let record = ActivityRecord(activityType: payload.activityType, teamID: payload.teamID, title: payload.title, userInfo: userInfo,
+                                    persistentID: payload.persistentID, targetContentID: payload.targetContentID,
+                                    webpageURL: payload.webpageURL?.relative, streamsEndpoint: payload.streamsEndpoint)
+        return try ActivityContainerWriter().write(.activity(record))
+    }
 
-    @Test("the envelope round-trips through its wire form, binary and both profiles' detection")
+    /// The userInfo inside a wire form, read without PayloadCodec.
+    static func userInfo(of data: Data) throws -> UserInfoDictionary {
+        guard case .activity(let record) = try ActivityContainerReader().read(data), let bytes = record.userInfo else { return [:] }
+        return try MPUserInfoReader().read(bytes)
+    }
+
+    // MARK: The activity on the wire
+
+    @Test("a payload round-trips through the container, userInfo as MP (default) and as a keyed archive, compressed and not")
     func roundTrip() throws {
-        let encoded = try PayloadCodec().encode(Self.payload())
-        let decoded = try PayloadCodec().decode(encoded.data)
-        #expect(decoded.payload == Self.payload())
-        #expect(try KeyedArchiveReader().read(encoded.data)["activityType"] == "com.example.shop.browse")
+        var payload = Self.payload()
+        payload.streamsEndpoint = Data([1, 2, 3])
+        for form in UserInfoWireForm.allCases {
+            for userInfo: UserInfoDictionary in [["page": 3], ["page": 3, "blob": .string(String(repeating: "abc", count: 1000))]] {
+                for compresses in [true, false] {
+                    payload.userInfo = userInfo
+                    var codec = PayloadCodec(userInfoForm: form)
+                    codec.compresses = compresses
+                    let encoded = try codec.encode(payload)
+                    let decoded = try PayloadCodec().decode(encoded.data)
+                    #expect(decoded.payload == payload)
+                    #expect(decoded.userInfoForm == form)
+                    let (container, details) = try ActivityContainerReader().inspect(encoded.data)
+                    #expect((details.compressedBytes != nil) == (compresses && userInfo.count == 2), "\(form) \(compresses)")
+                    guard case .activity(let record) = container else { Issue.record("not an activity"); continue }
+                    #expect(record.userInfo.map { MPUserInfoReader.hasMagic($0) } == (form == .mp))
+                    #expect(record.teamID == "ABCDE12345")
+                    #expect(record.webpageURL == "https://shop.example.com/p/3")
+                }
+            }
+        }
+    }
+
+    @Test("errorPacket: an error packet decodes to an error, not an activity; malformedPayload wraps the container's error")
+    func errorPacket() throws {
+        let packet = try ActivityContainerWriter().write(.errorPacket(Data([1, 2, 3])))
+        #expect(throws: PayloadError(.errorPacket, "")) { try PayloadCodec().decode(packet) }
+        do {
+            _ = try PayloadCodec().decode(Data([1, 0, 0, 0, 0]))
+            Issue.record("decoded")
+        } catch {
+            #expect(error.code == .malformedPayload)
+            #expect(error.innermostCode == .truncated)
+        }
+        // An archived userInfo that is not a dictionary.
+        var record = ActivityRecord(activityType: "com.example.a", userInfo: try KeyedArchiveWriter().write([1, 2]))
+        #expect(throws: PayloadError(.malformedPayload, "")) { try PayloadCodec().decode(ActivityContainerWriter().write(.activity(record))) }
+        record.userInfo = nil
+        #expect(try PayloadCodec().decode(ActivityContainerWriter().write(.activity(record))).payload.userInfo.isEmpty)
     }
 
     @Test("invalidActivityType: non-empty reverse-DNS characters")
@@ -57,32 +109,33 @@ struct PayloadTests {
         }
     }
 
-    @Test("missingRequiredKeys: on decode every required key is present, and the error names the missing ones")
+    @Test("missingRequiredKeys: on encode every required key is present, and the error names the missing ones; the keys are not sent")
     func requiredKeys() throws {
         var payload = Self.payload()
         payload.requiredUserInfoKeys = ["page", "cart", "user"]
-        // Build the wire form by hand (the encoder would refuse it too).
-        let data = try KeyedArchiveWriter().write(payload.envelope)
         do {
-            _ = try PayloadCodec().decode(data)
-            Issue.record("decoded")
+            _ = try PayloadCodec().encode(payload)
+            Issue.record("encoded")
         } catch {
             #expect(error.code == .missingRequiredKeys)
             #expect(error.reason.hasSuffix("cart, user"))
         }
-        payload.requiredUserInfoKeys = nil
-        #expect(try PayloadCodec().decode(KeyedArchiveWriter().write(payload.envelope)).payload.requiredUserInfoKeys == nil)
+        payload.requiredUserInfoKeys = ["page"]
+        #expect(try PayloadCodec().decode(PayloadCodec().encode(payload).data).payload.requiredUserInfoKeys == nil)
     }
 
-    @Test("invalidEnvelope: unknown fields and wrong types are refused")
+    @Test("invalidEnvelope: the typed-JSON envelope's unknown fields and wrong types are refused")
     func envelopeShape() throws {
-        var envelope = Self.payload().envelope.dictionaryValue!
-        envelope["extra"] = 1
-        #expect(throws: PayloadError(.invalidEnvelope, "")) { try PayloadCodec().decode(KeyedArchiveWriter().write(.dictionary(envelope))) }
-        envelope["extra"] = nil
-        envelope["keywords"] = ["a"]
-        #expect(throws: PayloadError(.invalidEnvelope, "")) { try PayloadCodec().decode(KeyedArchiveWriter().write(.dictionary(envelope))) }
-        #expect(throws: PayloadError(.invalidEnvelope, "")) { try PayloadCodec().decode(KeyedArchiveWriter().write(["userInfo": [:]])) }
+        let envelope = Self.payload().envelope.dictionaryValue!
+        #expect(try ActivityPayload(envelope: .dictionary(envelope)) == Self.payload())
+        for (field, value) in [("extra", 1), ("keywords", ["a"]), ("expirationDate", .date(Date())), ("teamID", 1), ("title", ["x"]),
+                               ("webpageURL", "https://a.b/"), ("streamsEndpoint", "x"), ("requiredUserInfoKeys", ["a"])] as [(String, UserInfoValue)] {
+            var changed = envelope
+            changed[field] = value
+            #expect(throws: PayloadError(.invalidEnvelope, "")) { try ActivityPayload(envelope: .dictionary(changed)) }
+        }
+        #expect(throws: PayloadError(.invalidEnvelope, "")) { try ActivityPayload(envelope: ["userInfo": [:]]) }
+        #expect(throws: PayloadError(.invalidEnvelope, "")) { try ActivityPayload(envelope: [1]) }
         #expect(throws: PayloadError(.malformedPayload, "")) { try PayloadCodec().decode(Data("not a payload".utf8)) }
     }
 
@@ -90,14 +143,15 @@ struct PayloadTests {
     func decodeLimits() throws {
         var deep: UserInfoValue = 1
         for _ in 0..<40 { deep = [deep] }
-        let data = try KeyedArchiveWriter().write(Self.payload(["deep": deep]).envelope)
+        let data = try Self.wire(Self.payload(["deep": deep]))
         #expect(throws: PayloadError(.malformedPayload, "")) { try PayloadCodec().decode(data) }
-        let big = try KeyedArchiveWriter().write(Self.payload(["page": 1, "blob": .data(Data(count: 70_000))]).envelope)
+        let big = try ActivityContainerWriter(compression: .never).write(.activity(ActivityRecord(
+            activityType: "com.example.a", userInfo: try MPUserInfoWriter().write(["page": 1, "blob": .data(Data(count: 70_000))]))))
         do {
             _ = try PayloadCodec().decode(big)
             Issue.record("decoded")
         } catch {
-            #expect(error.underlying?.underlying?.code == .inputTooLarge)
+            #expect(error.innermostCode == .inputTooLarge)
         }
         var relaxed = PayloadCodec()
         relaxed.limits = .default
@@ -122,7 +176,7 @@ struct PayloadTests {
         var codec = PayloadCodec()
         codec.versioning = Self.versioning
         let data = try codec.encode(Self.payload()).data
-        #expect(try KeyedArchiveReader().read(data)["userInfo"]?["com.example.shop.version"] == "2.1")
+        #expect(try Self.userInfo(of: data)["com.example.shop.version"] == "2.1")
     }
 
     private func decode(version: String?, with versioning: PayloadVersioning = Self.versioning) throws(PayloadError) -> DecodedPayload {
@@ -130,7 +184,7 @@ struct PayloadTests {
         if let version { userInfo[versioning.key] = .string(version) }
         var codec = PayloadCodec()
         codec.versioning = versioning
-        let data = try? KeyedArchiveWriter().write(Self.payload(userInfo).envelope)
+        let data = try? Self.wire(Self.payload(userInfo))
         return try codec.decode(data!)
     }
 
@@ -198,7 +252,7 @@ struct PayloadTests {
     @Test("the cost report: total, and bytes per key path that removing the key saves (give or take a narrowing count field), largest first")
     func costReport() throws {
         let userInfo: UserInfoDictionary = ["thumbnail": .data(Data(count: 900)), "title": "A title", "cart": [["sku": "A-100", "note": .string(String(repeating: "n", count: 200))]], "page": 3]
-        let report = try PayloadCodec.cost(of: userInfo)
+        let report = try PayloadCodec.cost(of: userInfo, form: .keyedArchive)
         #expect(report.total == (try KeyedArchiveWriter().write(.dictionary(userInfo)).count))
         #expect(report.entries.first?.keyPath.description == "thumbnail")
         #expect(report.entries.map(\.bytes) == report.entries.map(\.bytes).sorted(by: >))
@@ -221,13 +275,13 @@ struct PayloadTests {
         #expect(encoded.cost.warnings.count == 1)
         #expect(encoded.cost.total > 3072)
         var strict = PayloadCodec()
-        strict.budget = SizeBudget(softLimit: 3072, hardLimit: 4096)
+        strict.budget = SizeBudget(softLimit: 3072, hardLimit: 4000)
         do {
             _ = try strict.encode(bulky)
             Issue.record("encoded")
         } catch {
             #expect(error.code == .overBudget)
-            #expect(error.reason == "overBudget(size: \(encoded.cost.total), limit: 4096)")
+            #expect(error.reason == "overBudget(size: \(encoded.cost.total), limit: 4000)")
         }
         #expect(try PayloadCodec().encode(Self.payload()).cost.warnings.isEmpty)
     }
@@ -318,21 +372,17 @@ struct PayloadConfigurationTests {
         #expect(throws: PayloadError(.invalidLimits, "")) { try PayloadCodec(limits: limits).decode(data) }
     }
 
-    @Test("nothing lost: keywords or required keys holding café in NFC and in NFD are refused, not merged")
+    @Test("nothing lost: required keys holding café in NFC and in NFD are refused, not merged")
     func canonicallyEquivalentKeywords() throws {
-        for field in ["keywords", "requiredUserInfoKeys"] {
-            var envelope = PayloadTests.payload(["caf\u{E9}": 1, "cafe\u{301}x": 2]).envelope.dictionaryValue!
-            envelope[field] = .set([.string("caf\u{E9}"), .string("cafe\u{301}")])
-            let data = try KeyedArchiveWriter().write(.dictionary(envelope))
-            // The archive keeps both (as NSSet would).
-            #expect(try KeyedArchiveReader().read(data)[field]?.setValue?.count == 2)
-            do {
-                _ = try PayloadCodec().decode(data)
-                Issue.record("\(field): decoded, one spelling dropped")
-            } catch {
-                #expect(error.code == .invalidEnvelope)
-                #expect(error.keyPath.description == field)
-            }
+        let field = "requiredUserInfoKeys"
+        var envelope = PayloadTests.payload(["caf\u{E9}": 1, "cafe\u{301}x": 2]).envelope.dictionaryValue!
+        envelope[field] = .set([.string("caf\u{E9}"), .string("cafe\u{301}")])
+        do {
+            _ = try ActivityPayload(envelope: .dictionary(envelope))
+            Issue.record("\(field): read, one spelling dropped")
+        } catch {
+            #expect(error.code == .invalidEnvelope)
+            #expect(error.keyPath.description == field)
         }
     }
 
@@ -383,7 +433,7 @@ struct CostReportTests {
     func costsAgainstReencoding() async throws {
         await propertyCheck(count: 80, input: UserInfoGenerator().generator) { value in
             guard case .dictionary(let userInfo) = value else { return }
-            let report = try PayloadCodec.cost(of: userInfo)
+            let report = try PayloadCodec.cost(of: userInfo, form: .keyedArchive)
             let whole = try KeyedArchiveWriter().write(.dictionary(userInfo))
             #expect(report.total == whole.count)
             for entry in report.entries {
@@ -399,6 +449,22 @@ struct CostReportTests {
         }
     }
 
+    @Test("property: in MP, every entry's cost is exactly what removing it saves (but a map header narrowing at 16 members)")
+    func mpCostsAgainstReencoding() async throws {
+        await propertyCheck(count: 120, input: UserInfoGenerator().generator) { value in
+            let userInfo: UserInfoDictionary = ["v": value, "w": [value]]
+            let report = try PayloadCodec.cost(of: userInfo)
+            let whole = try MPUserInfoWriter().writeBytes(userInfo)
+            #expect(report.total == whole.count)
+            #expect(!report.entries.isEmpty)
+            for entry in report.entries {
+                guard case .dictionary(let smaller) = Self.removing(entry.keyPath.components[...], from: .dictionary(userInfo)) else { continue }
+                let saved = whole.count - (try MPUserInfoWriter().writeBytes(smaller)).count
+                #expect(saved == entry.bytes || saved == entry.bytes + 2, "\(entry.keyPath): saved \(saved), reported \(entry.bytes)")
+            }
+        }
+    }
+
     @Test("the report is computed in one pass: 1,550 keys cost about what 390 do, times 4")
     func linear() throws {
         func userInfo(_ count: Int) -> UserInfoDictionary {
@@ -408,8 +474,8 @@ struct CostReportTests {
         }
         // Wall time is noisy; the old report re-encoded once per key (16x for 4x the keys).
         let clock = ContinuousClock()
-        let small = clock.measure { _ = try? PayloadCodec.cost(of: userInfo(390)) }
-        let large = clock.measure { _ = try? PayloadCodec.cost(of: userInfo(1560)) }
+        let small = clock.measure { _ = try? PayloadCodec.cost(of: userInfo(390), form: .keyedArchive) }
+        let large = clock.measure { _ = try? PayloadCodec.cost(of: userInfo(1560), form: .keyedArchive) }
         #expect(large < small * 10, "390 keys: \(small), 1,560 keys: \(large)")
     }
 }

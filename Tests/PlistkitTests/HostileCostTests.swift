@@ -85,16 +85,13 @@ struct HostileCostTests {
 
     @Test("a payload inside every payload limit that would expand to ~400 MB of typed JSON: refused (was 11 s, 790 MB RSS)")
     func payloadExpansion() throws {
-        var objects: [PropertyListValue] = ["$null", ["$class": .uid(2), "NS.keys": [.uid(3), .uid(4), .uid(5)], "NS.objects": [.uid(6), .uid(7), .uid(12)]],
+        // The userInfo, a keyed archive: {"s": [50 KB string × 4,000, shared]}, in a container.
+        let objects: [PropertyListValue] = ["$null", ["$class": .uid(2), "NS.keys": [.uid(3)], "NS.objects": [.uid(4)]],
                                             ["$classname": "NSDictionary", "$classes": ["NSDictionary", "NSObject"]],
-                                            "activityType", "userInfo", "keywords", "com.example.x",
-                                            ["$class": .uid(2), "NS.keys": [.uid(8)], "NS.objects": [.uid(9)]],
-                                            "s", ["$class": .uid(11), "NS.objects": .array(Array(repeating: .uid(10), count: 4000))]]
-        objects.append(.string(String(repeating: "y", count: 50_000)))
-        objects.append(["$classname": "NSArray", "$classes": ["NSArray", "NSObject"]])
-        objects.append(["$class": .uid(13), "NS.objects": []])
-        objects.append(["$classname": "NSSet", "$classes": ["NSSet", "NSObject"]])
-        let input = try ScalingTests.archive(objects)
+                                            "s", ["$class": .uid(6), "NS.objects": .array(Array(repeating: .uid(5), count: 4000))],
+                                            .string(String(repeating: "y", count: 50_000)),
+                                            ["$classname": "NSArray", "$classes": ["NSArray", "NSObject"]]]
+        let input = activityContainer(userInfo: try ScalingTests.archive(objects))
         #expect(input.count < 64 << 10)
         Self.expectBounded(try Self.run(["payload", "decode", "{}"], input: input), input: input, code: "malformedPayload", "payload decode")
     }

@@ -149,12 +149,11 @@ struct ScalingTests {
         return Array(text.utf8)
     }
 
-    /// A keyed-archive payload whose userInfo has `n` keys.
+    /// A payload (an activity container) whose userInfo, a keyed archive, has `n` keys.
     static func payload(_ n: Int) throws -> [UInt8] {
         var userInfo = UserInfoDictionary()
         for i in 0..<n { userInfo["k\(i)"] = .number(.integer(PropertyListInteger(i))) }
-        let envelope: UserInfoValue = ["activityType": "com.example.x", "userInfo": .dictionary(userInfo), "keywords": .set([])]
-        return Array(try KeyedArchiveWriter().write(envelope))
+        return activityContainer(userInfo: Array(try KeyedArchiveWriter().write(.dictionary(userInfo))))
     }
 
     /// A keyed archive: a set of `n` distinct arrays, each holding its number and one shared array of 64 integers.

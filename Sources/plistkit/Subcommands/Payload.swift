@@ -29,7 +29,7 @@ struct Payload: ParsableCommand {
             discussion: "The report goes to standard output. Over --budget is a warning; over --hard-limit, or any other violation, is one error line on standard error and exit 1."
         )
 
-        @Argument(help: "The payload (keyed archive; '-' for standard input).")
+        @Argument(help: "The payload: an activity container, userInfo as MP or a keyed archive ('-' for standard input).")
         var file: String
 
         @OptionGroup var budget: BudgetOptions
@@ -53,7 +53,7 @@ struct Payload: ParsableCommand {
                 guard let cost = decoded.cost else { return }
                 var report = "activity type: \(Console.escaped(decoded.payload.activityType))\n"
                 if let found = decoded.foundVersion { report += "version: \(found)\n" }
-                report += "userInfo: \(cost.total) bytes (advised at most \(codec.budget.softLimit))\n"
+                report += "userInfo: \(cost.total) bytes as \(decoded.userInfoForm == .mp ? "MP" : "a keyed archive") (advised at most \(codec.budget.softLimit))\n"
                 report += "cost per key path (bytes saved by removing it):\n"
                 for entry in cost.entries { report += "  \(String(entry.bytes).leftPadded(to: 7))  \(Console.escaped(entry.keyPath.description))\n" }
                 for warning in cost.warnings { report += "warning: \(warning)\n" }
@@ -82,6 +82,8 @@ struct Payload: ParsableCommand {
 
         @OptionGroup var budget: BudgetOptions
 
+        @OptionGroup var wire: WireOptions
+
         @OptionGroup var output: OutputOptions
 
         func validate() throws {
@@ -91,7 +93,8 @@ struct Payload: ParsableCommand {
 
         func run() throws {
             try reporting(file) {
-                let sender = PayloadCodec(layout: layoutOptions.layout(from), budget: budget.sizeBudget)
+                var sender = PayloadCodec(layout: layoutOptions.layout(from), budget: budget.sizeBudget, userInfoForm: wire.form)
+                sender.compresses = !wire.noCompression
                 let receiver = PayloadCodec(layout: layoutOptions.layout(to))
                 let received = try receiver.decode(try sender.encode(try Payload.envelope(file)).data)
                 try Payload.write(received.payload, to: output)
@@ -101,8 +104,8 @@ struct Payload: ParsableCommand {
 
     struct Encode: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Build a payload's wire form from its typed-JSON envelope.",
-            discussion: "The envelope is a typed-JSON dict with activityType, userInfo and the optional fields (Specs/payload.md). File URLs are translated for the sender's --layout; the version is stamped with --version-key and --version."
+            abstract: "Build a payload's wire form (an activity container) from its typed-JSON envelope.",
+            discussion: "The envelope is a typed-JSON dict with activityType, userInfo and the optional fields (Specs/payload.md). File URLs are translated for the sender's --layout; the version is stamped with --version-key and --version. The userInfo is written as MP (Apple's current form) or, with --userinfo-form keyed-archive, as a keyed archive for older peers; the container is bzip2-compressed as Apple's sender does unless --no-compression."
         )
 
         @Argument(help: "The typed-JSON envelope ('-' for standard input).")
@@ -121,6 +124,8 @@ struct Payload: ParsableCommand {
 
         @OptionGroup var budget: BudgetOptions
 
+        @OptionGroup var wire: WireOptions
+
         @OptionGroup var output: OutputOptions
 
         func validate() throws {
@@ -132,7 +137,8 @@ struct Payload: ParsableCommand {
 
         func run() throws {
             try reporting(file) {
-                var codec = PayloadCodec(layout: layoutOptions.layout(layout), budget: budget.sizeBudget)
+                var codec = PayloadCodec(layout: layoutOptions.layout(layout), budget: budget.sizeBudget, userInfoForm: wire.form)
+                codec.compresses = !wire.noCompression
                 if let versionKey, let version, let current = PayloadVersion(version) {
                     codec.versioning = PayloadVersioning(key: versionKey, current: current)
                 }
@@ -149,7 +155,7 @@ struct Payload: ParsableCommand {
             discussion: "Container references resolve against the receiver's --layout; --version-key with --supports checks the version."
         )
 
-        @Argument(help: "The payload (keyed archive; '-' for standard input).")
+        @Argument(help: "The payload: an activity container, userInfo as MP or a keyed archive ('-' for standard input).")
         var file: String
 
         @Option(help: "The receiver's layout: macos:HOME, ios or root:PATH.")
@@ -169,6 +175,23 @@ struct Payload: ParsableCommand {
                 let codec = PayloadCodec(layout: layoutOptions.layout(layout), versioning: versions.versioning)
                 try Payload.write(try codec.decode(Data(bytes)).payload, to: output)
             }
+        }
+    }
+}
+
+/// How `payload encode` writes the wire form.
+struct WireOptions: ParsableArguments {
+    @Option(name: .customLong("userinfo-form"), help: "The userInfo's form in the container: mp (default) or keyed-archive.")
+    var formName: String = "mp"
+
+    @Flag(name: .customLong("no-compression"), help: "Never bzip2-compress the container (Apple's sender compresses packets of 2,049 bytes or more when smaller).")
+    var noCompression = false
+
+    var form: UserInfoWireForm { formName == "keyed-archive" ? .keyedArchive : .mp }
+
+    func validate() throws {
+        guard ["mp", "keyed-archive"].contains(formName) else {
+            throw ValidationError("--userinfo-form \"\(formName)\" is not mp or keyed-archive")
         }
     }
 }
