@@ -386,7 +386,7 @@ one("readonly-set-noncanonical", "s", SET + fixarray(3) + fixstr("b") + fixstr("
 # URLs.
 one("url-no-base", "u", URL_NOBASE + str8("https://example.com/path/to/page?q=1&r=%20#frag"),
     URL("https://example.com/path/to/page?q=1&r=%20#frag"))
-one("url-with-base", "u", URL_BASE + URL_NOBASE + str8("https://example.com/dir/") + fixstr("page.html"),
+one("url-with-base", "u", URL_BASE + URL_NOBASE + fixstr("https://example.com/dir/") + fixstr("page.html"),
     URL("page.html", URL("https://example.com/dir/")))
 one("url-base-chain-2", "u",
     URL_BASE + URL_BASE + URL_NOBASE + fixstr("https://example.com/") + fixstr("a/") + fixstr("b?c=1#f"),
