@@ -1,8 +1,8 @@
 public import FoundationEssentials
 public import UserInfo
 import ActivityContainer
+public import DocumentFormats
 import KeyedArchive
-import MPUserInfo
 public import PropertyList
 
 /// The size budget of an encoded userInfo. See `Specs/payload.md`, "Size budget".
@@ -58,20 +58,6 @@ public struct CostReport: Sendable, Hashable {
     public var entries: [Entry]
     /// Human warnings (over the soft limit).
     public var warnings: [String]
-}
-
-/// The forms a userInfo travels in inside the activity container
-/// (Specs/payload.md, "Wire form").
-public enum UserInfoWireForm: String, Sendable, Hashable, CaseIterable {
-    /// Apple's "MP" MessagePack (mp-userinfo.md): what current devices send.
-    case mp
-    /// An NSKeyedArchiver archive, binary (keyed-archive.md): for older peers.
-    case keyedArchive
-
-    /// The form of userInfo bytes: `MP` first means MP (Apple's own test), anything else a keyed archive.
-    public static func detect(_ bytes: some Collection<UInt8>) -> UserInfoWireForm {
-        MPUserInfoReader.hasMagic(bytes) ? .mp : .keyedArchive
-    }
 }
 
 /// A payload that was encoded, with what the encoder noticed.
@@ -188,21 +174,11 @@ public struct PayloadCodec: Sendable {
             throw PayloadError(.errorPacket, "the container is an error packet (the sender could not send its activity), not an activity")
         }
         let userInfoBytes = record.userInfo ?? Data()
-        let form = UserInfoWireForm.detect(userInfoBytes)
         var userInfo: UserInfoDictionary = [:]
+        var form = UserInfoWireForm.mp
         if record.userInfo != nil {
-            do throws(UserInfoError) {
-                switch form {
-                case .mp:
-                    userInfo = try MPUserInfoReader(limits: limits).read(userInfoBytes)
-                case .keyedArchive:
-                    // A keyed archive of a dictionary (Apple's older peers archive userInfo so).
-                    let value = try KeyedArchiveReader(limits: limits).read(userInfoBytes)
-                    guard case .dictionary(let dictionary) = value else {
-                        throw UserInfoError(.notDictionary, "the archived userInfo is a \(value.typeName), not a dictionary")
-                    }
-                    userInfo = dictionary
-                }
+            do {
+                (userInfo, form) = try UserInfoWireForm.decode(userInfoBytes, limits: limits)
             } catch {
                 throw PayloadError(error)
             }
@@ -226,11 +202,8 @@ public struct PayloadCodec: Sendable {
 
     /// The userInfo's bytes in `form`.
     static func encodeUserInfo(_ userInfo: UserInfoDictionary, as form: UserInfoWireForm) throws(PayloadError) -> Data {
-        do throws(UserInfoError) {
-            switch form {
-            case .mp: return try MPUserInfoWriter().write(userInfo)
-            case .keyedArchive: return try KeyedArchiveWriter().write(.dictionary(userInfo))
-            }
+        do {
+            return try form.encode(userInfo)
         } catch {
             throw PayloadError(error)
         }

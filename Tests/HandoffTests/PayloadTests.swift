@@ -1,4 +1,5 @@
 import ActivityContainer
+import DocumentFormats
 import Foundation
 import Handoff
 import KeyedArchive

@@ -6,7 +6,7 @@ import TypedJSON
 import UserInfo
 
 /// `plistkit payload check|translate|encode|decode` on the bundled sample
-/// (written by Linux Foundation's NSKeyedArchiver, Corpus/samples).
+/// (an activity container with an MP userInfo, built by hand: Corpus/samples).
 @Suite("plistkit payload")
 struct PayloadCLITests {
     static let sample = Paths.packageRoot.appendingPathComponent("Corpus/samples/trip.payload").path

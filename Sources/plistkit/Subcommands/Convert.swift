@@ -20,6 +20,14 @@ struct Convert: ParsableCommand {
     func run() throws {
         try reporting(file) {
             let bytes = try Files.read(file, limit: PropertyListLimits.default.maxInputBytes)
+            // Apple's wire forms hold userInfo values, not a property list: typed JSON only.
+            if let wire = WireFormat.detect(bytes) {
+                guard format == .typedJSON else {
+                    throw PropertyListError(.unrepresentableValue, "\(wire == .mpUserInfo ? "an MP userInfo" : "an activity container") converts to typed-json only (its values are userInfo values, not a property list)")
+                }
+                try output.write(try WireDocuments.typedJSON(bytes)!)
+                return
+            }
             let value = try Document.read(any: bytes)
             let encoded = try Document.writeBytes(value, as: format.output)
             try output.write(encoded)

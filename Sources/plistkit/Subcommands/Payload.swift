@@ -1,3 +1,4 @@
+import DocumentFormats
 import Handoff
 import ArgumentParser
 import FoundationEssentials

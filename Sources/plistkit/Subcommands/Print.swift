@@ -6,7 +6,7 @@ import UserInfo
 
 /// `plistkit print FILE`: a readable tree, like `plutil -p`.
 struct Print: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Print a property list as a readable tree.")
+    static let configuration = CommandConfiguration(abstract: "Print a property list, an MP userInfo or an activity container as a readable tree.")
 
     @Argument(help: "The file to print ('-' for standard input).")
     var file: String
@@ -14,6 +14,11 @@ struct Print: ParsableCommand {
     func run() throws {
         try reporting(file) {
             let bytes = try Files.read(file, limit: PropertyListLimits.default.maxInputBytes)
+            // Apple's wire forms: an MP userInfo, an activity container.
+            if let text = try WireDocuments.description(bytes) {
+                try Console.line(text)
+                return
+            }
             let value = try Document.read(any: bytes)
             // A keyed archive of userInfo values prints as the userInfo tree;
             // any other property list (other archives included) as itself.

@@ -1,0 +1,89 @@
+import ActivityContainer
+import DocumentFormats
+import FoundationEssentials
+import Handoff
+import PropertyList
+import TypedJSON
+import UserInfo
+
+/// `print` and `convert` of Apple's wire forms (Specs/plistkit.md, "Wire
+/// forms"): an MP userInfo prints and converts as its userInfo; an activity
+/// container prints its header and fields, then its userInfo, and converts
+/// to the typed-JSON envelope `payload decode` prints (without the payload
+/// rules: no version check, no URL translation).
+enum WireDocuments {
+    /// The most a container may inflate to here: its five 24-bit fields fit.
+    static let maxContainerBytes = 16 << 20
+
+    /// The typed JSON of a wire-form document, or nil when the bytes are no wire form.
+    static func typedJSON(_ bytes: [UInt8]) throws -> [UInt8]? {
+        switch WireFormat.detect(bytes) {
+        case nil: return nil
+        case .mpUserInfo:
+            return Array(TypedJSONWriter(pretty: true).write(.dictionary(try userInfo(mp: bytes)))) + [0x0A]
+        case .activityContainer:
+            let (container, _) = try ActivityContainerReader(maxBytes: maxContainerBytes).inspect(Data(bytes))
+            switch container {
+            case .activity(let record):
+                let envelope = try payload(record).envelope
+                return Array(TypedJSONWriter(pretty: true).write(envelope)) + [0x0A]
+            case .errorPacket(let archive):
+                return Array(TypedJSONWriter(pretty: true).write(UserInfoValue.dictionary(["errorPacket": .data(archive)]))) + [0x0A]
+            }
+        }
+    }
+
+    /// The readable text of a wire-form document, or nil when the bytes are no wire form.
+    static func description(_ bytes: [UInt8]) throws -> String? {
+        switch WireFormat.detect(bytes) {
+        case nil: return nil
+        case .mpUserInfo: return UserInfoValue.dictionary(try userInfo(mp: bytes)).description
+        case .activityContainer:
+            let (container, details) = try ActivityContainerReader(maxBytes: maxContainerBytes).inspect(Data(bytes))
+            let kind = details.header & 0xF == ActivityContainerLayout.errorHeader ? "error packet" : "activity"
+            var text = "activity container: header 0x\(String(details.header, radix: 16, uppercase: true)) (\(kind))"
+            if let compressed = details.compressedBytes {
+                text += ", bzip2-compressed: \(compressed) bytes inflate to \(details.inflatedBytes - 4)"
+            } else {
+                text += ", not compressed"
+            }
+            text += "\n"
+            for field in details.fields {
+                let place = field.range.map { "\($0.count) bytes at offset \($0.lowerBound)" } ?? "absent"
+                text += "  field \(field.number) \(field.name): \(place)\n"
+            }
+            switch container {
+            case .errorPacket(let archive):
+                text += "error: a keyed archive of \(archive.count) bytes (an NSError)"
+            case .activity(let record):
+                text += "activityType: \(record.activityType)\n"
+                text += "teamID: \"\(record.teamID)\"\n"
+                if let title = record.title { text += "title: \(title)\n" }
+                if let id = record.persistentID { text += "persistentID: \(id)\n" }
+                if let id = record.targetContentID { text += "targetContentID: \(id)\n" }
+                if let url = record.webpageURL { text += "webpageURL: \(url)\n" }
+                if let streams = record.streamsEndpoint { text += "streams endpoint: \(streams.count) bytes\n" }
+                if let bytes = record.userInfo {
+                    let (userInfo, form) = try UserInfoWireForm.decode(bytes, limits: .default)
+                    text += "userInfo (\(form == .mp ? "MP" : "keyed archive"), \(bytes.count) bytes): \(UserInfoValue.dictionary(userInfo).description)"
+                } else {
+                    text += "userInfo: absent"
+                }
+            }
+            return text
+        }
+    }
+
+    private static func userInfo(mp bytes: [UInt8]) throws -> UserInfoDictionary {
+        try UserInfoWireForm.decode(Data(bytes), limits: .default).userInfo
+    }
+
+    /// The activity of a container record, its userInfo decoded, no payload rule applied.
+    private static func payload(_ record: ActivityRecord) throws -> ActivityPayload {
+        let userInfo = try record.userInfo.map { try UserInfoWireForm.decode($0, limits: .default).userInfo } ?? [:]
+        return ActivityPayload(activityType: record.activityType, title: record.title,
+                               webpageURL: record.webpageURL.map { UserInfoURL(relative: $0) }, userInfo: userInfo,
+                               teamID: record.teamID, persistentID: record.persistentID, targetContentID: record.targetContentID,
+                               streamsEndpoint: record.streamsEndpoint)
+    }
+}
