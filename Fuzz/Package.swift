@@ -19,6 +19,8 @@ let package = Package(
         fuzzTarget("FuzzKeyedDecode"),
         fuzzTarget("FuzzPayloadDecode"),
         fuzzTarget("FuzzTypedJSONRead"),
+        fuzzTarget("FuzzMPDecode"),
+        fuzzTarget("FuzzContainerDecode"),
         fuzzTarget("FuzzDifferentialFoundation", [
             .product(name: "PropertyList", package: "ActivityCodec"),
             .product(name: "PropertyListXML", package: "ActivityCodec"),

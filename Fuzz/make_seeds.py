@@ -78,7 +78,7 @@ for layout_bits, layout in layouts.items():
             "activityType": {"type": "string", "value": "com.example.app.view"},
             "title": {"type": "string", "value": "Fuzz seed"},
             "webpageURL": {"type": "url", "relative": "https://example.com/a?b=1", "base": None},
-            "keywords": {"type": "set", "value": [{"type": "string", "value": "seed"}]},
+            "teamID": {"type": "string", "value": "ABCDE12345"},
             "userInfo": {"type": "dict", "value": {
                 "file": {"type": "url", "relative": "Documents/a%20b.txt",
                          "base": {"type": "url", "relative": "file://" + ("/private/var/mobile/Library/Mobile%20Documents" if layout == "ios" else "/Users/ada/Library/Mobile%20Documents" if layout.startswith("macos") else "/srv/containers") + "/iCloud~com~example~App/", "base": None}},
@@ -99,9 +99,19 @@ for layout_bits, layout in layouts.items():
         options = layout_bits << 2 | (0x10 if version else 0) | (0x20 if version == "1.0" else 0)
         write("payload-decode", options, payload, f"{layout.split(':')[0]}-{version or 'unversioned'}")
         if version == "2.1":
-            xml = run("convert", "-", "--format", "xml1", "-o", "-", stdin=payload)
-            write("payload-decode", options, xml, f"{layout.split(':')[0]}-xml")
+            keyed = run(*arguments, "--userinfo-form", "keyed-archive", stdin=json.dumps(envelope).encode())
+            write("payload-decode", options, keyed, f"{layout.split(':')[0]}-keyed")
             hostile("payload-decode", payload, f"{layout.split(':')[0]}")
 
-for target in ("binary-decode", "xml-decode", "keyed-decode", "payload-decode", "typed-json-read", "differential-foundation"):
+# Apple's wire forms: the hand-built golden vectors (Corpus/golden/mp and
+# container, valid and invalid), and the containers for payload-decode too.
+for path in sorted((golden / "mp").glob("*/*.mp")):
+    write("mp-decode", 0, path.read_bytes(), path.stem)
+for path in sorted((golden / "container").glob("*/*.container")):
+    write("container-decode", 0, path.read_bytes(), path.stem)
+    if path.parent.name == "valid":
+        write("payload-decode", 0, path.read_bytes(), path.stem)
+
+for target in ("binary-decode", "xml-decode", "keyed-decode", "payload-decode", "typed-json-read", "differential-foundation",
+               "mp-decode", "container-decode"):
     print(target, len(list((root / "Corpus" / target).iterdir())))

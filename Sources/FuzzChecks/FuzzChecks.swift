@@ -6,6 +6,7 @@ import Handoff
 import UserInfo
 import TypedJSON
 import DocumentFormats
+import MPUserInfo
 
 /// The entry points the fuzz targets drive, by the name used in `Fuzz/`,
 /// `Corpus/<name>/` and `Corpus/regressions/<name>-*`.
@@ -15,6 +16,8 @@ public enum FuzzEntryPoint: String, Sendable, CaseIterable {
     case keyedDecode = "keyed-decode"
     case payloadDecode = "payload-decode"
     case typedJSONRead = "typed-json-read"
+    case mpDecode = "mp-decode"
+    case containerDecode = "container-decode"
 }
 
 /// A broken round trip: a value that decoded but did not survive re-encoding.
@@ -65,6 +68,12 @@ public enum FuzzChecks {
             }
         case .payloadDecode:
             try PayloadRoundTrip(options: options).check(document)
+        case .mpDecode:
+            guard let userInfo = try? MPUserInfoReader(limits: limits).read(document) else { return }
+            let size = try CostOracle(entryPoint: entryPoint).expandedSize(of: .dictionary(userInfo), budget: budget)
+            try MPRoundTrip(expandedSize: size).check(userInfo)
+        case .containerDecode:
+            try ContainerRoundTrip(limits: limits).check(document)
         }
     }
 }
