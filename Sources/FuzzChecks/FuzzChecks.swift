@@ -366,6 +366,10 @@ enum UserInfoXMLImage {
             return .date(Date(timeIntervalSinceReferenceDate: (dates == .wholeSeconds ? seconds.rounded(.down) : seconds) + 0.0))
         case .array(let array): return .array(array.map { map($0, dates: dates) })
         case .dictionary(let dictionary): return .dictionary(dictionary.mapValues { map($0, dates: dates) })
+        // Members too (found by mp-decode: a set holding the date −0.0). No two
+        // members of a set that was read can merge here: Foundation's identity
+        // already refuses −0.0 beside 0.0 (ambiguousSetMembers).
+        case .set(let set): return .set(UserInfoSet(set.members.map { map($0, dates: dates) }))
         default: return value
         }
     }

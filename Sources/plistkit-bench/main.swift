@@ -2,8 +2,10 @@
 // peers in Benchmarks/ (Foundation, libplist, plistlib). See Benchmarks/README.md.
 //
 //   plistkit-bench OP FORMAT FILE ITERS
-//     OP      decode | encode | keyed-decode | keyed-encode
-//     FORMAT  binary | xml   (the format of FILE's documents; encode writes the same format)
+//     OP      decode | encode | keyed-decode | keyed-encode | mp-decode | mp-encode
+//     FORMAT  binary | xml   (the format of FILE's documents; encode writes the same format;
+//             mp-decode times reading the same userInfo values written as MP beforehand,
+//             mp-encode writing them as MP: the documents are plain-profile userInfo)
 //     FILE    one document, or a pack of many (magic "PLPACK01", u32 LE count,
 //             then count × (u32 LE length, bytes))
 //
@@ -15,6 +17,7 @@
 import DocumentFormats
 import FoundationEssentials
 import KeyedArchive
+import MPUserInfo
 import PropertyList
 import UserInfo
 #if canImport(Glibc)
@@ -93,15 +96,41 @@ func iteration(op: String, format name: String, documents: [[UInt8]]) throws -> 
             }
             return total
         }
+    case "mp-decode":
+        let mp = try userInfos(documents, format: format).map { try MPUserInfoWriter().writeBytes($0) }
+        return { sink in
+            for document in mp { sink.append(try MPUserInfoReader().read(document)) }
+            return 0
+        }
+    case "mp-encode":
+        let values = try userInfos(documents, format: format)
+        return { sink in
+            var total = 0
+            for value in values {
+                let bytes = try MPUserInfoWriter().writeBytes(value)
+                total += bytes.count
+                sink.append(bytes)
+            }
+            return total
+        }
     default:
-        throw Usage(description: "OP is decode, encode, keyed-decode or keyed-encode")
+        throw Usage(description: "OP is decode, encode, keyed-decode, keyed-encode, mp-decode or mp-encode")
+    }
+}
+
+/// The documents as userInfo dictionaries (plain profile: the property list is the userInfo).
+func userInfos(_ documents: [[UInt8]], format: PropertyListFormat) throws -> [UserInfoDictionary] {
+    try documents.map { document in
+        let value = try UserInfoProfile.plain.userInfo(from: try Document.read(document, as: format), limits: .default, inputBytes: document.count)
+        guard case .dictionary(let dictionary) = value else { throw Usage(description: "a document is not a dictionary") }
+        return dictionary
     }
 }
 
 func main() throws {
     let arguments = CommandLine.arguments
     guard arguments.count == 5, let iterations = Int(arguments[4]), iterations > 0 else {
-        throw Usage(description: "usage: plistkit-bench decode|encode|keyed-decode|keyed-encode binary|xml FILE ITERS")
+        throw Usage(description: "usage: plistkit-bench decode|encode|keyed-decode|keyed-encode|mp-decode|mp-encode binary|xml FILE ITERS")
     }
     let (op, format, file) = (arguments[1], arguments[2], arguments[3])
     let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))
