@@ -276,16 +276,16 @@ private struct MPDecoder: ~Copyable {
     }
 
     /// Hands a finished value to the innermost open container.
-    private mutating func deliver(_ value: UserInfoValue) throws(UserInfoError) {
+    private mutating func deliver(_ value: consuming UserInfoValue) throws(UserInfoError) {
         let last = frames + (depth - 1)
         switch last.pointee.kind {
         case .map:
-            let key = last.pointee.pendingKey!
+            let key = last.pointee.pendingKey.take()!
             // duplicateKey: each key once (canonically equivalent spellings included).
             guard last.pointee.dictionary.insertNew(value, forKey: key) else {
+                last.pointee.pendingKey = key
                 throw failure(.duplicateKey, "key \"\(key)\" appears more than once", at: last.pointee.start)
             }
-            last.pointee.pendingKey = nil
         case .array:
             last.pointee.elements.append(value)
         case .set:
@@ -417,11 +417,29 @@ private struct MPDecoder: ~Copyable {
     private static func utf8String(_ bytes: UnsafeRawBufferPointer) -> String? {
         let units = bytes.assumingMemoryBound(to: UInt8.self)
         let string = String(decoding: units, as: UTF8.self)
+        // ASCII needs no comparison: decoding repairs nothing in it.
+        if isASCII(bytes) { return string }
         let utf8 = string.utf8
         let same = utf8.count == units.count && (utf8.withContiguousStorageIfAvailable { stored in
             units.isEmpty || memcmp(stored.baseAddress!, units.baseAddress!, units.count) == 0
         } ?? utf8.elementsEqual(units))
         return same ? string : nil
+    }
+
+    /// True when no byte has its high bit set (eight bytes at a time).
+    @inline(__always)
+    private static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var index = 0
+        var high: UInt64 = 0
+        while index + 8 <= bytes.count {
+            high |= bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            index += 8
+        }
+        while index < bytes.count {
+            high |= UInt64(bytes[index])
+            index += 1
+        }
+        return high & 0x8080_8080_8080_8080 == 0
     }
 
     /// Reads one value: a scalar is returned, a container is opened on the stack.
