@@ -232,15 +232,11 @@ private struct MPDecoder: ~Copyable {
         return dictionary
     }
 
-    /// What a decoded item is: a finished value, or a container left open on the stack.
-    private enum Item {
-        case value(UserInfoValue)
-        case opened
-    }
 
     /// Reads values until the top one is complete.
     private mutating func readValues() throws(UserInfoError) -> UserInfoValue {
-        guard case .opened = try readItem() else { preconditionFailure("the top value is a map") }
+        // The top value is a map (checked): reading it opens the first frame.
+        try readItem()
         while true {
             let last = frames + (depth - 1)
             if last.pointee.remaining == 0 {
@@ -271,7 +267,7 @@ private struct MPDecoder: ~Copyable {
             default:
                 break
             }
-            if case .value(let value) = try readItem() { try deliver(value) }
+            try readItem()
         }
     }
 
@@ -442,39 +438,39 @@ private struct MPDecoder: ~Copyable {
         return high & 0x8080_8080_8080_8080 == 0
     }
 
-    /// Reads one value: a scalar is returned, a container is opened on the stack.
-    private mutating func readItem() throws(UserInfoError) -> Item {
+    /// Reads one value: a scalar is delivered to the innermost container, a container is opened.
+    private mutating func readItem() throws(UserInfoError) {
         let start = offset
         let marker = try byte(for: start)
         switch marker {
         case 0x00...0x7F:
             try count(payload: 0, at: start)
-            return .value(.number(.integer(PropertyListInteger(Int64(marker)))))
+            return try deliver(.number(.integer(PropertyListInteger(Int64(marker)))))
         case 0xE0...0xFF:
             try count(payload: 0, at: start)
-            return .value(.number(.integer(PropertyListInteger(Int64(Int8(bitPattern: marker))))))
+            return try deliver(.number(.integer(PropertyListInteger(Int64(Int8(bitPattern: marker))))))
         case 0x80...0x8F:
             try open(.map, count: Int(marker & 0x0F), minimumBytes: 2, at: start)
-            return .opened
+            return
         case 0x90...0x9F:
             try open(.array, count: Int(marker & 0x0F), minimumBytes: 1, at: start)
-            return .opened
+            return
         case 0xDE, 0xDF:
             try open(.map, count: Int(try bigEndian(marker == 0xDE ? 2 : 4, for: start)), minimumBytes: 2, at: start)
-            return .opened
+            return
         case 0xDC, 0xDD:
             try open(.array, count: Int(try bigEndian(marker == 0xDC ? 2 : 4, for: start)), minimumBytes: 1, at: start)
-            return .opened
+            return
         case 0xA0...0xBF, 0xD9, 0xDA, 0xDB:
             let string = try string(try stringLength(marker, at: start)!, at: start)
             try count(payload: string.utf8.count, at: start)
-            return .value(.string(string))
+            return try deliver(.string(string))
         case 0xC0:
             try count(payload: 0, at: start)
-            return .value(.null)
+            return try deliver(.null)
         case 0xC2, 0xC3:
             try count(payload: 0, at: start)
-            return .value(.number(.bool(marker == 0xC3)))
+            return try deliver(.number(.bool(marker == 0xC3)))
         case 0xC4, 0xC5, 0xC6:
             let length = Int(try bigEndian(marker == 0xC4 ? 1 : marker == 0xC5 ? 2 : 4, for: start))
             // dataLimitExceeded
@@ -483,20 +479,20 @@ private struct MPDecoder: ~Copyable {
             }
             let bytes = try take(length, for: start)
             try count(payload: length, at: start)
-            return .value(.data(Data(bytes)))
+            return try deliver(.data(Data(bytes)))
         case 0xCA:
             // A float32 widens exactly to the double of the same value.
             let bits = UInt32(truncatingIfNeeded: try bigEndian(4, for: start))
             try count(payload: 0, at: start)
-            return .value(.number(.real(Double(Float(bitPattern: bits)))))
+            return try deliver(.number(.real(Double(Float(bitPattern: bits)))))
         case 0xCB:
             let bits = try bigEndian(8, for: start)
             try count(payload: 0, at: start)
-            return .value(.number(.real(Double(bitPattern: bits))))
+            return try deliver(.number(.real(Double(bitPattern: bits))))
         case 0xCC, 0xCD, 0xCE, 0xCF:
             let value = try bigEndian(1 << Int(marker - 0xCC), for: start)
             try count(payload: 0, at: start)
-            return .value(.number(.integer(PropertyListInteger(value))))
+            return try deliver(.number(.integer(PropertyListInteger(value))))
         case 0xD0, 0xD1, 0xD2, 0xD3:
             let width = 1 << Int(marker - 0xD0)
             let raw = try bigEndian(width, for: start)
@@ -504,7 +500,7 @@ private struct MPDecoder: ~Copyable {
             let shift = UInt64(64 - 8 * width)
             let value = Int64(bitPattern: raw << shift) >> Int64(shift)
             try count(payload: 0, at: start)
-            return .value(.number(.integer(PropertyListInteger(value))))
+            return try deliver(.number(.integer(PropertyListInteger(value))))
         case 0xD7, 0xD8, 0xC7:
             return try readExtension(marker, at: start)
         default:
@@ -518,7 +514,7 @@ private struct MPDecoder: ~Copyable {
         case uuid = 1, set = 2, date = 3, urlWithBase = 4, url = 5
     }
 
-    private mutating func readExtension(_ marker: UInt8, at start: Int) throws(UserInfoError) -> Item {
+    private mutating func readExtension(_ marker: UInt8, at start: Int) throws(UserInfoError) {
         // cmp 3 writes ext8 as marker, type, size (not MessagePack's marker, size, type).
         let typeByte = try byte(for: start)
         // unknownExtension: types 1–5 only.
@@ -532,7 +528,7 @@ private struct MPDecoder: ~Copyable {
             let uuid = bytes.withMemoryRebound(to: UInt8.self) { b in
                 UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
             }
-            return .value(.uuid(uuid))
+            return try deliver(.uuid(uuid))
         case (0xD7, .date):
             // The seconds since 2001 as a little-endian double (observed).
             let bytes = try take(8, for: start)
@@ -544,7 +540,7 @@ private struct MPDecoder: ~Copyable {
                 throw failure(.invalidDate, "date is \(seconds)", at: start)
             }
             try count(payload: 0, at: start)
-            return .value(.date(Date(timeIntervalSinceReferenceDate: seconds)))
+            return try deliver(.date(Date(timeIntervalSinceReferenceDate: seconds)))
         case (0xC7, .set), (0xC7, .urlWithBase), (0xC7, .url):
             // badExtension: the size of a set or URL extension is 0; its content follows.
             let size = try byte(for: start)
@@ -564,17 +560,17 @@ private struct MPDecoder: ~Copyable {
                     throw failure(.badExtension, "a set extension is followed by marker \(Hex.upper(arrayMarker)), not an array", at: arrayStart)
                 }
                 try open(.set, count: members, minimumBytes: 1, at: start)
-                return .opened
+                return
             case .url:
                 let relative = try urlString(at: start)
                 try count(payload: relative.utf8.count, at: start)
                 let url = UserInfoURL(relative: relative)
                 try checkURL(url, at: start)
-                return .value(.url(url))
+                return try deliver(.url(url))
             default:
                 // A URL with a base: the base URL, then the relative string (readValues).
                 try open(.url, count: 2, minimumBytes: 1, at: start)
-                return .opened
+                return
             }
         default:
             // badExtension: a UUID other than D8 01, a date other than D7 03, a set or URL other than C7.
