@@ -51,3 +51,7 @@ run encode binary "$CORPUS/settings.bplist" 3
 run encode xml "$CORPUS/settings.xml" 3
 run keyed-decode binary "$KEYED100" 3
 run keyed-encode binary "$KEYED100" 3
+# MP userInfo: the same one-userinfo document read and written as MP (the
+# preparation, a binary decode and one MP write, is in the count too).
+run mp-decode binary "$CORPUS/one-userinfo.bplist" 200
+run mp-encode binary "$CORPUS/one-userinfo.bplist" 200

@@ -22,6 +22,8 @@ let package = Package(
                 .product(name: "UserInfo", package: "ActivityCodec"),
                 .product(name: "TypedJSON", package: "ActivityCodec"),
                 .product(name: "KeyedArchive", package: "ActivityCodec"),
+                .product(name: "MPUserInfo", package: "ActivityCodec"),
+                .product(name: "ActivityContainer", package: "ActivityCodec"),
                 .product(name: "DocumentFormats", package: "ActivityCodec"),
                 .product(name: "Handoff", package: "ActivityCodec"),
             ]

@@ -67,6 +67,16 @@ struct StackPolicyTests {
         #expect(results == [plist, plist, plist, plist])
     }
 
+    @Test("MP userInfo (through the format layer's UserInfoWireForm)")
+    func mpUserInfo() throws {
+        guard case .dictionary(let userInfo) = Self.deepUserInfo else { Issue.record("not a dictionary"); return }
+        let bytes = try UserInfoWireForm.mp.encode(userInfo)
+        let result = Self.onSmallStack { () -> UserInfoDictionary? in
+            try? UserInfoWireForm.decode(bytes, limits: Self.limits).userInfo
+        }
+        #expect(result == userInfo)
+    }
+
     @Test("keyed archives and typed JSON")
     func userInfo() throws {
         let value = Self.deepUserInfo

@@ -7,6 +7,8 @@ import PropertyListXML
 import UserInfo
 import TypedJSON
 import KeyedArchive
+import MPUserInfo
+import ActivityContainer
 import DocumentFormats
 import Handoff
 
@@ -69,6 +71,18 @@ do {
             "the format layer reads XML and binary alike")
     let xmlArchive = try UserInfoCodec().encode(userInfo, format: .xml)
     require(try UserInfoCodec().decode(xmlArchive) == userInfo, "a keyed archive in XML round-trips")
+
+    // MPUserInfo: the same userInfo as Apple's "MP" MessagePack.
+    guard case .dictionary(let dictionary) = userInfo else { exit(1) }
+    let mp = try MPUserInfoWriter().writeBytes(dictionary)
+    let mpBack = try MPUserInfoReader().read(mp)
+    require(Array(mp.prefix(4)) == [0x4D, 0x50, 0x03, 0x05] && mpBack == dictionary, "an MP userInfo round-trips")
+
+    // ActivityContainer: Apple's activity container around it, bzip2 when large.
+    let record = ActivityRecord(activityType: "com.example.planner.edit", title: "Trip", userInfo: Data(mp))
+    let container = try ActivityContainerWriter().write(.activity(record))
+    require(try ActivityContainerReader().read(container) == .activity(record), "an activity container round-trips")
+    require(sent.data.prefix(4) == Data([1, 0, 0, 0]), "PayloadCodec writes an activity container")
 
     // And Foundation's own reader opens our archive's plist.
     let foundationView = try PropertyListSerialization.propertyList(from: archive, format: nil)
