@@ -2,10 +2,11 @@
 // peers in Benchmarks/ (Foundation, libplist, plistlib). See Benchmarks/README.md.
 //
 //   plistkit-bench OP FORMAT FILE ITERS
-//     OP      decode | encode | keyed-decode | keyed-encode | mp-decode | mp-encode
+//     OP      decode | encode | keyed-decode | keyed-encode | userinfo-decode | mp-decode | mp-encode
 //     FORMAT  binary | xml   (the format of FILE's documents; encode writes the same format;
 //             mp-decode times reading the same userInfo values written as MP beforehand,
-//             mp-encode writing them as MP: the documents are plain-profile userInfo)
+//             mp-encode writing them as MP: the documents are plain-profile userInfo;
+//             userinfo-decode reads FILE's documents into those userInfo values)
 //     FILE    one document, or a pack of many (magic "PLPACK01", u32 LE count,
 //             then count × (u32 LE length, bytes))
 //
@@ -96,6 +97,15 @@ func iteration(op: String, format name: String, documents: [[UInt8]]) throws -> 
             }
             return total
         }
+    case "userinfo-decode":
+        // The same userInfo from its property list: read, then the plain profile's values.
+        return { sink in
+            for document in documents {
+                let plist = try Document.read(document, as: format)
+                sink.append(try UserInfoProfile.plain.userInfo(from: plist, limits: .default, inputBytes: document.count))
+            }
+            return 0
+        }
     case "mp-decode":
         let mp = try userInfos(documents, format: format).map { try MPUserInfoWriter().writeBytes($0) }
         return { sink in
@@ -114,7 +124,7 @@ func iteration(op: String, format name: String, documents: [[UInt8]]) throws -> 
             return total
         }
     default:
-        throw Usage(description: "OP is decode, encode, keyed-decode, keyed-encode, mp-decode or mp-encode")
+        throw Usage(description: "OP is decode, encode, keyed-decode, keyed-encode, userinfo-decode, mp-decode or mp-encode")
     }
 }
 
@@ -130,7 +140,7 @@ func userInfos(_ documents: [[UInt8]], format: PropertyListFormat) throws -> [Us
 func main() throws {
     let arguments = CommandLine.arguments
     guard arguments.count == 5, let iterations = Int(arguments[4]), iterations > 0 else {
-        throw Usage(description: "usage: plistkit-bench decode|encode|keyed-decode|keyed-encode|mp-decode|mp-encode binary|xml FILE ITERS")
+        throw Usage(description: "usage: plistkit-bench decode|encode|keyed-decode|keyed-encode|userinfo-decode|mp-decode|mp-encode binary|xml FILE ITERS")
     }
     let (op, format, file) = (arguments[1], arguments[2], arguments[3])
     let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))
