@@ -2,11 +2,12 @@
 // peers in Benchmarks/ (Foundation, libplist, plistlib). See Benchmarks/README.md.
 //
 //   plistkit-bench OP FORMAT FILE ITERS
-//     OP      decode | encode | keyed-decode | keyed-encode | userinfo-decode | mp-decode | mp-encode
+//     OP      decode | encode | keyed-decode | keyed-encode | userinfo-decode | mp-decode | mp-floor | mp-encode
 //     FORMAT  binary | xml   (the format of FILE's documents; encode writes the same format;
 //             mp-decode times reading the same userInfo values written as MP beforehand,
 //             mp-encode writing them as MP: the documents are plain-profile userInfo;
-//             userinfo-decode reads FILE's documents into those userInfo values)
+//             userinfo-decode reads FILE's documents into those userInfo values; mp-floor
+//             only builds those values anew, from decoded ones: the floor of MP decoding)
 //     FILE    one document, or a pack of many (magic "PLPACK01", u32 LE count,
 //             then count × (u32 LE length, bytes))
 //
@@ -112,6 +113,16 @@ func iteration(op: String, format name: String, documents: [[UInt8]]) throws -> 
             for document in mp { sink.append(try MPUserInfoReader().read(document)) }
             return 0
         }
+    case "mp-floor":
+        // The floor of any reader producing these values: building them alone —
+        // fresh strings from UTF-8 bytes, fresh data, arrays and dictionaries
+        // (keys hashed as the dictionary indexes them) — with no bytes parsed
+        // and no rule checked.
+        let values = try userInfos(documents, format: format)
+        return { sink in
+            for value in values { sink.append(rebuild(.dictionary(value))) }
+            return 0
+        }
     case "mp-encode":
         let values = try userInfos(documents, format: format)
         return { sink in
@@ -124,7 +135,29 @@ func iteration(op: String, format name: String, documents: [[UInt8]]) throws -> 
             return total
         }
     default:
-        throw Usage(description: "OP is decode, encode, keyed-decode, keyed-encode, userinfo-decode, mp-decode or mp-encode")
+        throw Usage(description: "OP is decode, encode, keyed-decode, keyed-encode, userinfo-decode, mp-decode, mp-floor or mp-encode")
+    }
+}
+
+/// A fresh copy of a userInfo value, every string and data value built anew (the `mp-floor` op).
+func rebuild(_ value: UserInfoValue) -> UserInfoValue {
+    func fresh(_ string: String) -> String {
+        var string = string
+        return string.withUTF8 { String(decoding: $0, as: UTF8.self) }
+    }
+    switch value {
+    case .string(let string): return .string(fresh(string))
+    case .data(let data): return .data(data.withUnsafeBytes { Data($0) })
+    case .array(let elements):
+        var copy: [UserInfoValue] = []
+        copy.reserveCapacity(elements.count)
+        for element in elements { copy.append(rebuild(element)) }
+        return .array(copy)
+    case .dictionary(let dictionary):
+        var copy = UserInfoDictionary(minimumCapacity: dictionary.count)
+        for (key, member) in dictionary { _ = copy.insertNew(rebuild(member), forKey: fresh(key)) }
+        return .dictionary(copy)
+    default: return value
     }
 }
 
@@ -140,7 +173,7 @@ func userInfos(_ documents: [[UInt8]], format: PropertyListFormat) throws -> [Us
 func main() throws {
     let arguments = CommandLine.arguments
     guard arguments.count == 5, let iterations = Int(arguments[4]), iterations > 0 else {
-        throw Usage(description: "usage: plistkit-bench decode|encode|keyed-decode|keyed-encode|userinfo-decode|mp-decode|mp-encode binary|xml FILE ITERS")
+        throw Usage(description: "usage: plistkit-bench decode|encode|keyed-decode|keyed-encode|userinfo-decode|mp-decode|mp-floor|mp-encode binary|xml FILE ITERS")
     }
     let (op, format, file) = (arguments[1], arguments[2], arguments[3])
     let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))
