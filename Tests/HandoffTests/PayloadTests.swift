@@ -64,6 +64,31 @@ struct PayloadTests {
         }
     }
 
+    @Test("property: every userInfo type round-trips through the container, as MP and as a keyed archive, compressed and not")
+    func everyTypeThroughTheContainer() async {
+        await propertyCheck(count: 120, input: UserInfoGenerator().generator) { value in
+            for padding in [0, 3000] {
+                var userInfo: UserInfoDictionary = ["v": value]
+                if padding > 0 { userInfo["padding"] = .string(String(repeating: "p", count: padding)) }
+                for form in UserInfoWireForm.allCases {
+                    let bytes: Data
+                    do { bytes = try form.encode(userInfo) } catch let error as UserInfoError where error.code == .reservedString { continue }
+                    let record = ActivityRecord(activityType: "com.example.a", userInfo: bytes)
+                    // Uncompressed by request; compressed as Apple's sender does when padded past 2,049 bytes.
+                    let packet = try ActivityContainerWriter(compression: padding > 0 ? .apple : .never).write(.activity(record))
+                    #expect((packet.prefix(4) == Data([1, 1, 0, 0])) == (padding > 0), "compressed exactly when padded")
+                    guard case .activity(let read) = try ActivityContainerReader().read(packet), let field = read.userInfo else {
+                        Issue.record("no userInfo")
+                        continue
+                    }
+                    let decoded = try UserInfoWireForm.decode(field, limits: .default)
+                    #expect(decoded.form == form)
+                    #expect(decoded.userInfo == userInfo)
+                }
+            }
+        }
+    }
+
     @Test("errorPacket: an error packet decodes to an error, not an activity; malformedPayload wraps the container's error")
     func errorPacket() throws {
         let packet = try ActivityContainerWriter().write(.errorPacket(Data([1, 2, 3])))
