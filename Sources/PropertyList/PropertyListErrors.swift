@@ -203,3 +203,22 @@ extension ErrorCode {
     /// overlap or are not laid out in object-table order.
     public static let unaccountedBytes = Self("unaccountedBytes")
 }
+
+// MARK: - Codes of key paths and edits (Specs/plistkit.md, "Key paths")
+
+extension ErrorCode {
+    /// A key path that is empty or holds a backslash before anything but `.` or `\`.
+    public static let invalidKeyPath = Self("invalidKeyPath")
+    /// A key path component that names no value in its dictionary.
+    public static let keyPathNotFound = Self("keyPathNotFound")
+    /// A key path component applied to an array that is not a decimal index within it.
+    public static let indexOutOfRange = Self("indexOutOfRange")
+    /// A key path that goes through a value that is neither a dictionary nor an array.
+    public static let notAContainer = Self("notAContainer")
+    /// An insert onto a key that already has a value (replace overwrites).
+    public static let valueExists = Self("valueExists")
+    /// A value of another type than the one expected (`plistkit extract|type --expect`).
+    public static let unexpectedType = Self("unexpectedType")
+    /// A container where only a scalar can be written (`plistkit extract … raw`).
+    public static let notAScalar = Self("notAScalar")
+}

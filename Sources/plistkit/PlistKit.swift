@@ -18,7 +18,8 @@ struct PlistKit: ParsableCommand {
         abstract: "Check, print and convert property lists strictly.",
         discussion: "Input format is detected from the bytes. '-' means standard input or output.",
         version: "0.1.0",
-        subcommands: [Lint.self, Print.self, Convert.self, Unarchive.self, Archive.self, Payload.self]
+        subcommands: [Lint.self, Print.self, Convert.self, Extract.self, TypeOf.self, Insert.self, Replace.self, Remove.self, Create.self,
+                      Unarchive.self, Archive.self, Payload.self]
     )
 
     static func main() {

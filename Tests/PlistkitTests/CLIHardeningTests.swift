@@ -74,7 +74,18 @@ struct CLIHardeningTests {
         func maybe(_ option: String, _ values: [String]) -> [String] { Bool.random(using: &rng) ? [option, pick(values)] : [] }
         let file = pick(files)
         let out = Bool.random(using: &rng) ? ["-o", pick([output, "-", "", "/nonexistent/dir/x"])] : []
-        switch Int.random(in: 0..<9, using: &rng) {
+        // Edits always write elsewhere (-o), never onto the repository's files.
+        let editOut = ["-o", pick([output, "-", "", "/nonexistent/dir/x"])]
+        let keyPath = pick(["a", "a.b", "0", "a\\.b", "", "\\x", "dict.1", "list.9", "-k", "é.\u{1B}"])
+        let value = [pick(["--bool", "--integer", "--float", "--string", "--date", "--data", "--xml", "--json"]),
+                     pick(["YES", "-7", "1.5", "x", "2001-01-01T00:00:00Z", "AAEC", "<plist/>", "{\"a\":null}", "", "\u{85}"])]
+        switch Int.random(in: 0..<15, using: &rng) {
+        case 9: return ["extract", keyPath, pick(["raw", "xml1", "binary1", "json", "typed-json", "yaml"]), file] + maybe("--expect", ["array", "bool", "x"]) + out
+        case 10: return ["type", keyPath, file] + maybe("--expect", ["dictionary", "float", ""])
+        case 11: return ["insert", keyPath, file] + value + (Bool.random(using: &rng) ? ["--append"] : []) + editOut
+        case 12: return ["replace", keyPath, file] + value + maybe("--format", ["xml1", "binary1", "json", "openstep"]) + editOut
+        case 13: return ["remove", keyPath, file] + editOut
+        case 14: return ["create", pick(["xml1", "binary1", "json", "raw"]), pick([output, "-", "", "/nonexistent/dir/x"])]
         case 0: return ["lint", file, pick(files)]
         case 1: return ["print", file]
         case 2: return ["convert", file] + maybe("--format", formats) + out
@@ -89,9 +100,11 @@ struct CLIHardeningTests {
         case 7:
             return ["payload", "encode", file] + maybe("--layout", layouts) + maybe("--container", containers) + maybe("--version-key", keys)
                 + maybe("--version", versions) + maybe("--budget", sizes) + maybe("--hard-limit", sizes) + out
-        default:
+        case 8:
             return ["payload", "decode", file] + maybe("--layout", layouts) + maybe("--container", containers)
                 + maybe("--version-key", keys) + maybe("--supports", supports) + out
+        default:
+            return ["lint", file]
         }
     }
 

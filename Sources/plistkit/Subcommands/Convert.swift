@@ -5,7 +5,7 @@ import PropertyList
 /// `plistkit convert FILE --format F [-o OUT]`.
 struct Convert: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Convert a property list to another format.",
+        abstract: "Convert a property list (binary, XML or plain JSON) to another format.",
         discussion: "Writes to standard output unless -o is given (unlike plutil, never in place). Output files are replaced atomically."
     )
 
@@ -28,7 +28,8 @@ struct Convert: ParsableCommand {
                 try output.write(try WireDocuments.typedJSON(bytes)!)
                 return
             }
-            let value = try Document.read(any: bytes)
+            // Binary, XML or plain JSON, as plutil reads them.
+            let value = try InputDocument.read(bytes).value
             let encoded = try Document.writeBytes(value, as: format.output)
             try output.write(encoded)
         }

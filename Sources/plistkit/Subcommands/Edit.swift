@@ -1,0 +1,349 @@
+import ArgumentParser
+import DocumentFormats
+import FoundationEssentials
+import PropertyList
+import TypedJSON
+
+// plutil's key-path verbs (Specs/plistkit.md, "Key paths"): extract, type,
+// insert, replace, remove, create. Edits keep the input's format unless
+// --format says otherwise and write atomically: a failed edit leaves the
+// file as it was.
+
+/// A whole input document and the format it came in.
+enum InputDocument {
+    /// Reads a binary or XML property list, or plain JSON (`{`, `[` or `"`
+    /// first, after whitespace), as `plutil` reads all three.
+    static func read(_ bytes: [UInt8]) throws -> (value: PropertyListValue, format: Document.OutputFormat) {
+        if let format = PropertyListFormat.detect(bytes) {
+            return (try Document.read(bytes, as: format), Document.OutputFormat(format))
+        }
+        if let first = bytes.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }), [0x7B, 0x5B, 0x22].contains(first) {
+            return (try PlainJSONReader().read(Data(bytes)), .json)
+        }
+        throw PropertyListError(.unknownFormat, "not a property list (neither binary, XML nor JSON)", at: .byteOffset(0))
+    }
+}
+
+/// plutil's type names.
+enum PlutilType: String, CaseIterable, ExpressibleByArgument {
+    case bool, integer, float, string, date, data, dictionary, array
+
+    /// "a" or "an" before a type name.
+    static func article(_ name: String) -> String { name.first.map { "aeiou".contains($0) } == true ? "an" : "a" }
+
+    /// The name plutil prints for a value's type (`uid` and `null` have none in plutil: named as ours).
+    static func name(of value: PropertyListValue) -> String {
+        switch value {
+        case .bool: return "bool"
+        case .integer: return "integer"
+        case .real: return "float"
+        case .string: return "string"
+        case .date: return "date"
+        case .data: return "data"
+        case .dictionary: return "dictionary"
+        case .array: return "array"
+        case .uid: return "uid"
+        case .null: return "null"
+        }
+    }
+}
+
+/// `--expect TYPE`: the value must be of that type (``ErrorCode/unexpectedType``, exit 1).
+func checkExpected(_ type: PlutilType?, _ value: PropertyListValue, at path: PlutilKeyPath) throws {
+    guard let type else { return }
+    let found = PlutilType.name(of: value)
+    // unexpectedType
+    guard found == type.rawValue else {
+        throw PropertyListError(.unexpectedType, "the value at \"\(path)\" is \(PlutilType.article(found)) \(found), not \(PlutilType.article(type.rawValue)) \(type.rawValue)")
+    }
+}
+
+/// `plistkit extract KEYPATH FORMAT FILE`.
+struct Extract: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write the value at a key path as a document of its own, or raw.",
+        discussion: "FORMAT is xml1, binary1, json, typed-json or raw. raw writes a scalar bare (strings as they are, data as base64, dates ISO 8601, booleans true/false) and a newline; a dictionary or array is notAScalar (exit 1). Key paths as plutil spells them: dot-separated, \\. for a literal dot, numbers index arrays."
+    )
+
+    enum Format: String, ExpressibleByArgument {
+        case xml1, binary1, json, raw
+        case typedJSON = "typed-json"
+    }
+
+    @Argument(help: "The key path (dot-separated; \\. is a literal dot).")
+    var keyPath: String
+
+    @Argument(help: "xml1, binary1, json, typed-json or raw.")
+    var format: Format
+
+    @Argument(help: "The property list ('-' for standard input).")
+    var file: String
+
+    @Option(help: "Fail (exit 1) unless the value is of this type: \(PlutilType.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var expect: PlutilType?
+
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+        try reporting(file) {
+            let path = try PlutilKeyPath(parsing: keyPath)
+            let bytes = try Files.read(file, limit: PropertyListLimits.default.maxInputBytes)
+            let value = try InputDocument.read(bytes).value.value(at: path)
+            try checkExpected(expect, value, at: path)
+            switch format {
+            case .raw: try output.write(Array(try Self.raw(value, at: path).utf8) + [0x0A])
+            case .xml1: try output.write(try Document.writeBytes(value, as: .xml))
+            case .binary1: try output.write(try Document.writeBytes(value, as: .binary))
+            case .json: try output.write(try Document.writeBytes(value, as: .json))
+            case .typedJSON: try output.write(try Document.writeBytes(value, as: .typedJSON))
+            }
+        }
+    }
+
+    /// A scalar as text (Specs/plistkit.md, "Key paths").
+    static func raw(_ value: PropertyListValue, at path: PlutilKeyPath) throws -> String {
+        switch value {
+        case .string(let string): return string
+        case .integer(let integer): return integer.description
+        case .real(let real): return real.description
+        case .bool(let flag): return flag ? "true" : "false"
+        case .data(let data): return data.base64EncodedString()
+        case .date(let date):
+            guard let text = CivilTime.iso8601(secondsSinceReference: date.timeIntervalSinceReferenceDate) else {
+                throw PropertyListError(.invalidDate, "the date at \"\(path)\" has no ISO 8601 form")
+            }
+            return text
+        case .uid(let uid): return String(uid)
+        case .dictionary, .array, .null:
+            // notAScalar: raw writes scalars only.
+            throw PropertyListError(.notAScalar, "the value at \"\(path)\" is \(PlutilType.article(PlutilType.name(of: value))) \(PlutilType.name(of: value)); raw writes scalars only (use xml1, json or typed-json)")
+        }
+    }
+}
+
+/// `plistkit type KEYPATH FILE`.
+struct TypeOf: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "type",
+        abstract: "Print the type of the value at a key path, as plutil names it.",
+        discussion: "bool, integer, float, string, date, data, dictionary or array (uid and null, which plutil cannot show, as such)."
+    )
+
+    @Argument(help: "The key path (dot-separated; \\. is a literal dot).")
+    var keyPath: String
+
+    @Argument(help: "The property list ('-' for standard input).")
+    var file: String
+
+    @Option(help: "Fail (exit 1) unless the value is of this type.")
+    var expect: PlutilType?
+
+    func run() throws {
+        try reporting(file) {
+            let path = try PlutilKeyPath(parsing: keyPath)
+            let bytes = try Files.read(file, limit: PropertyListLimits.default.maxInputBytes)
+            let value = try InputDocument.read(bytes).value.value(at: path)
+            try checkExpected(expect, value, at: path)
+            try Console.line(PlutilType.name(of: value))
+        }
+    }
+}
+
+/// The value of `insert` and `replace`: one of plutil's typed options.
+struct ValueOptions: ParsableArguments {
+    @Option(parsing: .unconditional, help: "A boolean: YES, NO, true or false.") var bool: String?
+    @Option(parsing: .unconditional, help: "A decimal integer in [-2^63, 2^64).") var integer: String?
+    @Option(parsing: .unconditional, help: "A real number.") var float: String?
+    @Option(parsing: .unconditional, help: "A string.") var string: String?
+    @Option(parsing: .unconditional, help: "A date as XML property lists write it (2001-01-01T00:00:00Z).") var date: String?
+    @Option(parsing: .unconditional, help: "Base64 data.") var data: String?
+    @Option(parsing: .unconditional, help: "An XML property list (a compound value).") var xml: String?
+    @Option(parsing: .unconditional, help: "A JSON value (a compound value).") var json: String?
+    @Flag(help: "An empty array.") var array = false
+    @Flag(help: "An empty dictionary.") var dictionary = false
+
+    func validate() throws {
+        let given = [bool, integer, float, string, date, data, xml, json].compactMap { $0 }.count + (array ? 1 : 0) + (dictionary ? 1 : 0)
+        guard given == 1 else { throw ValidationError("give exactly one value: --bool, --integer, --float, --string, --date, --data, --xml, --json, --array or --dictionary") }
+        // Every value is checked before any file is read (usage errors, exit 64).
+        _ = try value()
+    }
+
+    /// The value, strictly parsed: a malformed one is a usage error.
+    func value() throws -> PropertyListValue {
+        if let bool {
+            switch bool {
+            case "YES", "true": return .bool(true)
+            case "NO", "false": return .bool(false)
+            default: throw ValidationError("--bool \"\(bool)\" is not YES, NO, true or false")
+            }
+        }
+        if let integer {
+            guard let parsed = PropertyListInteger(decimal: integer) else { throw ValidationError("--integer \"\(integer)\" is not a decimal integer in [-2^63, 2^64)") }
+            return .integer(parsed)
+        }
+        if let float {
+            guard let parsed = Double(float) else { throw ValidationError("--float \"\(float)\" is not a number") }
+            return .real(parsed)
+        }
+        if let string { return .string(string) }
+        if let date {
+            var text = Array(date.utf8)
+            guard let seconds = text.withUnsafeMutableBufferPointer({ CivilTime.secondsSinceReference(appleText: UnsafeBufferPointer($0)) }),
+                  PropertyListValue.isValidDate(seconds) else {
+                throw ValidationError("--date \"\(date)\" is not a date as XML property lists write it (2001-01-01T00:00:00Z)")
+            }
+            return .date(Date(timeIntervalSinceReferenceDate: seconds))
+        }
+        if let data {
+            guard let decoded = StrictBase64.decode(data, skippingWhitespace: false) else { throw ValidationError("--data is not padded base64") }
+            return .data(decoded)
+        }
+        if let xml {
+            do { return try Document.read(Array(xml.utf8), as: .xml) } catch {
+                throw ValidationError("--xml is not an XML property list: \(error.code): \(error)")
+            }
+        }
+        if let json {
+            do { return try PlainJSONReader().read(Data(json.utf8)) } catch {
+                throw ValidationError("--json is not a JSON value a property list holds: \(error.code): \(error)")
+            }
+        }
+        return array ? .array([]) : .dictionary([:])
+    }
+}
+
+/// Where an edit writes: in place, in the input's format, unless told otherwise.
+struct EditOutputOptions: ParsableArguments {
+    @Option(name: [.short, .customLong("output")], help: "Write here instead of in place ('-' for standard output).")
+    var output: String?
+
+    @Option(name: .long, help: "Output format: binary1, xml1 or json (default: the input's).")
+    var format: EditFormat?
+
+    enum EditFormat: String, ExpressibleByArgument {
+        case binary1, xml1, json
+        var output: Document.OutputFormat {
+            switch self {
+            case .binary1: return .binary
+            case .xml1: return .xml
+            case .json: return .json
+            }
+        }
+    }
+
+    func validate() throws {
+        if output == "" { throw ValidationError("-o needs a file name, or '-' for standard output") }
+    }
+
+    /// Writes the edited value (atomically: the file is replaced or left as it was).
+    func write(_ value: PropertyListValue, inputFormat: Document.OutputFormat, file: String) throws {
+        let bytes = try Document.writeBytes(value, as: format?.output ?? inputFormat)
+        try Files.write(bytes, to: output ?? file)
+    }
+}
+
+/// `plistkit insert|replace KEYPATH --TYPE VALUE FILE`.
+struct Insert: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Insert a value at a key path (plutil -insert).",
+        discussion: "The last component names a new dictionary key, or an array index to insert before (the array's count appends); --append adds to the end of the array the key path names. An existing key is valueExists (use replace). The file is rewritten in place, atomically, in its own format."
+    )
+
+    @Argument(help: "The key path (dot-separated; \\. is a literal dot).")
+    var keyPath: String
+
+    @Argument(help: "The property list to edit ('-' for standard input, written to standard output).")
+    var file: String
+
+    @OptionGroup var value: ValueOptions
+
+    @Flag(help: "Append to the array at the key path.")
+    var append = false
+
+    @OptionGroup var output: EditOutputOptions
+
+    func run() throws {
+        try edit(keyPath: keyPath, file: file, output: output) { document, path in
+            try document.setting(try value.value(), at: path, mode: append ? .append : .insert)
+        }
+    }
+}
+
+/// `plistkit replace KEYPATH --TYPE VALUE FILE`.
+struct Replace: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Set the value at a key path, whether there was one or not (plutil -replace).",
+        discussion: "An array index must lie within the array. The file is rewritten in place, atomically, in its own format."
+    )
+
+    @Argument(help: "The key path (dot-separated; \\. is a literal dot).")
+    var keyPath: String
+
+    @Argument(help: "The property list to edit ('-' for standard input, written to standard output).")
+    var file: String
+
+    @OptionGroup var value: ValueOptions
+
+    @OptionGroup var output: EditOutputOptions
+
+    func run() throws {
+        try edit(keyPath: keyPath, file: file, output: output) { document, path in
+            try document.setting(try value.value(), at: path, mode: .replace)
+        }
+    }
+}
+
+/// `plistkit remove KEYPATH FILE`.
+struct Remove: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Remove the value at a key path (plutil -remove).",
+        discussion: "The file is rewritten in place, atomically, in its own format; a key path that names nothing fails and leaves it untouched."
+    )
+
+    @Argument(help: "The key path (dot-separated; \\. is a literal dot).")
+    var keyPath: String
+
+    @Argument(help: "The property list to edit ('-' for standard input, written to standard output).")
+    var file: String
+
+    @OptionGroup var output: EditOutputOptions
+
+    func run() throws {
+        try edit(keyPath: keyPath, file: file, output: output) { document, path in
+            try document.removing(at: path)
+        }
+    }
+}
+
+/// `plistkit create FORMAT FILE`.
+struct Create: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write an empty property list (a dictionary) in a format (plutil -create).",
+        discussion: "FORMAT is xml1, binary1 or json; FILE '-' is standard output. An existing file is replaced atomically."
+    )
+
+    @Argument(help: "xml1, binary1 or json.")
+    var format: EditOutputOptions.EditFormat
+
+    @Argument(help: "The file to write ('-' for standard output).")
+    var file: String
+
+    func run() throws {
+        try reporting(file) {
+            try Files.write(try Document.writeBytes(.dictionary([:]), as: format.output), to: file)
+        }
+    }
+}
+
+/// Reads FILE, applies `change` at the key path, writes the result; nothing is
+/// written unless every step succeeded.
+private func edit(keyPath: String, file: String, output: EditOutputOptions,
+                  _ change: (PropertyListValue, PlutilKeyPath) throws -> PropertyListValue) throws {
+    try reporting(file) {
+        let path = try PlutilKeyPath(parsing: keyPath)
+        let bytes = try Files.read(file, limit: PropertyListLimits.default.maxInputBytes)
+        let (document, format) = try InputDocument.read(bytes)
+        try output.write(try change(document, path), inputFormat: format, file: file)
+    }
+}

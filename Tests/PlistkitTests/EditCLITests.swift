@@ -1,0 +1,214 @@
+import Foundation
+import PropertyList
+import TestSupport
+import Testing
+import TypedJSON
+
+/// plutil's key-path verbs (Specs/plistkit.md, "Key paths"): extract, type,
+/// insert, replace, remove, create; each run as the built binary, checking
+/// stdout, stderr and the exit status, and that failed edits leave the file untouched.
+@Suite("plistkit extract, type, insert, replace, remove, create")
+struct EditCLITests {
+    static func text(_ data: Data) -> String { String(decoding: data, as: UTF8.self) }
+
+    /// A working copy of a document: {"a": {"b": 3, "c.d": [1, {"x": true}], "list": ["first", "hi"]}, "name": "café", …}.
+    static func document(in directory: URL, format: String = "xml1") throws -> URL {
+        let json = #"{"a":{"b":3,"c.d":[1,{"x":true}],"list":["first","hi"]},"name":"café","real":1.25,"blob":"x"}"#
+        let source = directory.appendingPathComponent("source.json")
+        try Data(json.utf8).write(to: source)
+        let file = directory.appendingPathComponent("doc.plist")
+        let converted = try run(CLITests.plistkit, ["convert", source.path, "--format", format, "-o", file.path])
+        try #require(converted.status == 0, "\(text(converted.stderr))")
+        // A date and data (which JSON cannot hold), inserted with the verbs under test.
+        for (key, option, value) in [("when", "--date", "2001-01-01T00:00:10Z"), ("bytes", "--data", "AAEC")] where format != "json" {
+            let inserted = try run(CLITests.plistkit, ["insert", key, file.path, option, value])
+            try #require(inserted.status == 0, "\(text(inserted.stderr))")
+        }
+        return file
+    }
+
+    @Test("extract: raw scalars bare, escaped dots, array indices; other formats as documents")
+    func extract() throws {
+        let directory = try Peers.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = try Self.document(in: directory).path
+        let cases: [(String, String)] = [("a.b", "3"), ("a.c\\.d.1.x", "true"), ("a.list.0", "first"), ("name", "café"),
+                                         ("real", "1.25"), ("when", "2001-01-01T00:00:10Z"), ("bytes", "AAEC")]
+        for (path, expected) in cases {
+            let result = try run(CLITests.plistkit, ["extract", path, "raw", file])
+            #expect(result.status == 0, "\(path): \(Self.text(result.stderr))")
+            #expect(Self.text(result.stdout) == expected + "\n", "\(path)")
+        }
+        let json = try run(CLITests.plistkit, ["extract", "a.c\\.d", "json", file])
+        #expect(json.status == 0)
+        #expect(try PlainJSONReader().read(json.stdout) == .array([.integer(1), .dictionary(["x": .bool(true)])]))
+        let xml = try run(CLITests.plistkit, ["extract", "a", "xml1", file])
+        #expect(Self.text(xml.stdout).hasPrefix("<?xml"))
+        // A container has no raw form; a wrong --expect fails; both exit 1 with the code.
+        for (arguments, code) in [(["extract", "a", "raw", file], "notAScalar"),
+                                  (["extract", "a.b", "raw", file, "--expect", "string"], "unexpectedType"),
+                                  (["extract", "a.list.2", "raw", file], "indexOutOfRange"),
+                                  (["extract", "a.list.x", "raw", file], "indexOutOfRange"),
+                                  (["extract", "a.zz", "raw", file], "keyPathNotFound"),
+                                  (["extract", "name.x", "raw", file], "notAContainer"),
+                                  (["extract", "a\\x", "raw", file], "invalidKeyPath"),
+                                  (["extract", "", "raw", file], "invalidKeyPath")] {
+            let result = try run(CLITests.plistkit, arguments)
+            #expect(result.status == 1, "\(arguments)")
+            #expect(Self.text(result.stderr).contains(": \(code): "), "\(arguments): \(Self.text(result.stderr))")
+            #expect(result.stdout.isEmpty)
+        }
+        let named = try run(CLITests.plistkit, ["extract", "a.zz.y", "raw", file])
+        #expect(Self.text(named.stderr).contains(#"no value at "a.zz" (component 2 of 3, "zz")"#))
+    }
+
+    @Test("type: plutil's type names, and --expect")
+    func types() throws {
+        let directory = try Peers.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = try Self.document(in: directory).path
+        for (path, name) in [("a", "dictionary"), ("a.list", "array"), ("a.b", "integer"), ("real", "float"), ("name", "string"),
+                             ("a.c\\.d.1.x", "bool"), ("when", "date"), ("bytes", "data")] {
+            let result = try run(CLITests.plistkit, ["type", path, file])
+            #expect(Self.text(result.stdout) == name + "\n", "\(path)")
+            #expect(try run(CLITests.plistkit, ["type", path, file, "--expect", name]).status == 0)
+        }
+        #expect(try run(CLITests.plistkit, ["type", "a", file, "--expect", "array"]).status == 1)
+        #expect(try run(CLITests.plistkit, ["type", "a", file, "--expect", "thing"]).status == 64)
+    }
+
+    @Test("insert, replace, remove: in place, in the input's format; --append; indices insert before")
+    func edits() throws {
+        let directory = try Peers.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for format in ["xml1", "binary1", "json"] {
+            let file = try Self.document(in: directory, format: format)
+            let before = try Data(contentsOf: file)
+            let steps: [[String]] = [
+                ["insert", "a.list.0", file.path, "--string", "zero"],
+                ["insert", "a.list", file.path, "--append", "--integer", "-7"],
+                ["insert", "a.list.4", file.path, "--bool", "YES"],
+                ["replace", "a.b", file.path, "--float", "2.5"],
+                ["replace", "new", file.path, "--json", #"{"k":[1,2]}"#],
+                ["insert", "a.e\\.f", file.path, "--dictionary"],
+                ["remove", "a.list.1", file.path],
+                ["remove", "name", file.path],
+            ]
+            for step in steps {
+                let result = try run(CLITests.plistkit, step)
+                #expect(result.status == 0, "\(format) \(step): \(Self.text(result.stderr))")
+                #expect(result.stdout.isEmpty && result.stderr.isEmpty)
+            }
+            let after = try Data(contentsOf: file)
+            #expect(after != before)
+            // The format is kept.
+            switch format {
+            case "binary1": #expect(after.starts(with: Data("bplist00".utf8)))
+            case "xml1": #expect(after.starts(with: Data("<?xml".utf8)))
+            default: #expect(after.first == UInt8(ascii: "{"))
+            }
+            let list = try run(CLITests.plistkit, ["extract", "a.list", "json", file.path])
+            #expect(try PlainJSONReader().read(list.stdout) == .array([.string("zero"), .string("hi"), .integer(-7), .bool(true)]), "\(format)")
+            #expect(Self.text(try run(CLITests.plistkit, ["extract", "a.b", "raw", file.path]).stdout) == "2.5\n")
+            #expect(Self.text(try run(CLITests.plistkit, ["extract", "new.k.1", "raw", file.path]).stdout) == "2\n")
+            #expect(Self.text(try run(CLITests.plistkit, ["type", "a.e\\.f", file.path]).stdout) == "dictionary\n")
+            #expect(try run(CLITests.plistkit, ["extract", "name", "raw", file.path]).status == 1)
+        }
+    }
+
+    @Test("a failed edit leaves the file untouched: existing key, missing key, bad index, bad value, not a container")
+    func failedEditsTouchNothing() throws {
+        let directory = try Peers.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = try Self.document(in: directory)
+        let before = try Data(contentsOf: file)
+        let failures: [([String], Int32, String)] = [
+            (["insert", "a.b", file.path, "--integer", "4"], 1, "valueExists"),
+            (["insert", "a.list.3", file.path, "--integer", "4"], 1, "indexOutOfRange"),
+            (["replace", "a.list.2", file.path, "--integer", "4"], 1, "indexOutOfRange"),
+            (["insert", "zz.y", file.path, "--integer", "4"], 1, "keyPathNotFound"),
+            (["insert", "name.y", file.path, "--integer", "4"], 1, "notAContainer"),
+            (["insert", "a.b", file.path, "--append", "--integer", "4"], 1, "notAContainer"),
+            (["remove", "a.nothing", file.path], 1, "keyPathNotFound"),
+            (["remove", "a.list.9", file.path], 1, "indexOutOfRange"),
+            (["insert", "k", file.path, "--integer", "1.5"], 64, "usage"),
+            (["insert", "k", file.path, "--bool", "maybe"], 64, "usage"),
+            (["insert", "k", file.path, "--date", "yesterday"], 64, "usage"),
+            (["insert", "k", file.path, "--data", "AAE"], 64, "usage"),
+            (["insert", "k", file.path, "--json", "{\"a\":null}"], 64, "usage"),
+            (["insert", "k", file.path, "--string", "a", "--integer", "1"], 64, "usage"),
+            (["insert", "k", file.path], 64, "usage"),
+        ]
+        for (arguments, status, code) in failures {
+            let result = try run(CLITests.plistkit, arguments)
+            #expect(result.status == status, "\(arguments): \(Self.text(result.stderr))")
+            #expect(Self.text(result.stderr).contains(code), "\(arguments): \(Self.text(result.stderr))")
+            #expect(try Data(contentsOf: file) == before, "\(arguments) changed the file")
+        }
+        // Nothing left beside it (no temporary files).
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        #expect(names == ["doc.plist", "source.json"])
+    }
+
+    @Test("-o and --format write elsewhere or in another format; '-' edits standard input to standard output")
+    func outputs() throws {
+        let directory = try Peers.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = try Self.document(in: directory)
+        let before = try Data(contentsOf: file)
+        let copy = directory.appendingPathComponent("copy.bplist")
+        let result = try run(CLITests.plistkit, ["insert", "extra", file.path, "--string", "x", "-o", copy.path, "--format", "binary1"])
+        #expect(result.status == 0)
+        #expect(try Data(contentsOf: file) == before)
+        #expect(try Data(contentsOf: copy).starts(with: Data("bplist00".utf8)))
+        let piped = try run(CLITests.plistkit, ["remove", "a", "-", "--format", "binary1"], stdin: before)
+        #expect(piped.status == 0)
+        #expect(piped.stdout.starts(with: Data("bplist00".utf8)))
+        #expect(try BinaryPropertyListReader().read(piped.stdout).dictionaryValue?["a"] == nil)
+        #expect(try BinaryPropertyListReader().read(piped.stdout).dictionaryValue?["name"] == "café")
+        // A key that starts with '-': options first, then '--' ends them.
+        let dashed = try run(CLITests.plistkit, ["insert", "--string", "v", "--", "-k", file.path])
+        #expect(dashed.status == 0, "\(Self.text(dashed.stderr))")
+        let read = try run(CLITests.plistkit, ["extract", "--", "-k", "raw", file.path])
+        #expect(Self.text(read.stdout) == "v\n")
+    }
+
+    @Test("create writes an empty dictionary in each format; convert reads plain JSON")
+    func createAndJSON() throws {
+        let directory = try Peers.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for (format, prefix) in [("xml1", "<?xml"), ("binary1", "bplist00"), ("json", "{}")] {
+            let file = directory.appendingPathComponent("new.\(format)")
+            #expect(try run(CLITests.plistkit, ["create", format, file.path]).status == 0)
+            let bytes = try Data(contentsOf: file)
+            #expect(bytes.starts(with: Data(prefix.utf8)), "\(format)")
+            #expect(Self.text(try run(CLITests.plistkit, ["type", "x", file.path]).stderr).contains("keyPathNotFound"))
+        }
+        #expect(Self.text(try run(CLITests.plistkit, ["create", "xml1", "-"]).stdout).contains("<dict/>"))
+        // Plain JSON in, checked by Python's plistlib reading our XML out.
+        let json = directory.appendingPathComponent("in.json")
+        try Data(#"{"n":18446744073709551615,"r":0.5,"s":"é","l":[true,false],"d":{}}"#.utf8).write(to: json)
+        let converted = try run(CLITests.plistkit, ["convert", json.path, "--format", "xml1"])
+        #expect(converted.status == 0)
+        let value = try Document.readXML(converted.stdout)
+        #expect(value == .dictionary(["n": .integer(PropertyListInteger(UInt64.max)), "r": .real(0.5), "s": .string("é"),
+                                      "l": .array([.bool(true), .bool(false)]), "d": .dictionary([:])]))
+        for bad in [#"{"a":null}"#, #"{"a":1,"a":2}"#, "[1,]", #"{"n":18446744073709551616}"#] {
+            try Data(bad.utf8).write(to: json)
+            let refused = try run(CLITests.plistkit, ["convert", json.path, "--format", "xml1"])
+            #expect(refused.status == 1, "\(bad)")
+        }
+    }
+}
+
+private enum Document {
+    /// Our XML output read by plistlib (a peer) into typed JSON, then into a value.
+    static func readXML(_ bytes: Data) throws -> PropertyListValue {
+        let directory = try Peers.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("out.plist")
+        try bytes.write(to: file)
+        let readings = try Peers.plistlib([file])
+        return try readings[0].get()
+    }
+}
