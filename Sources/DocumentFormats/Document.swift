@@ -79,16 +79,25 @@ public enum Document {
     }
 
     /// Writes a property list in `format`, within `limits.maxDepth` and
-    /// `limits.maxExpandedBytes` (the other limits bound readers only).
+    /// `limits.maxExpandedBytes` (the other limits bound readers only), with
+    /// dictionary keys in `keyOrder` (binary, XML and plain JSON; typed JSON
+    /// is always sorted) and plain JSON `readable` (`plutil -r`) or compact.
     public static func writeBytes(_ value: PropertyListValue, as format: OutputFormat,
-                                  limits: PropertyListLimits = .default) throws(PropertyListError) -> [UInt8] {
+                                  limits: PropertyListLimits = .default, keyOrder: KeyOrder = .sorted,
+                                  readable: Bool = false) throws(PropertyListError) -> [UInt8] {
         switch format {
         case .binary:
-            return try BinaryPropertyListWriter(maxDepth: limits.maxDepth, maxExpandedBytes: limits.maxExpandedBytes).writeBytes(value)
+            var writer = BinaryPropertyListWriter(maxDepth: limits.maxDepth, maxExpandedBytes: limits.maxExpandedBytes)
+            writer.keyOrder = keyOrder
+            return try writer.writeBytes(value)
         case .xml:
-            return try XMLPropertyListWriter(maxDepth: limits.maxDepth, maxExpandedBytes: limits.maxExpandedBytes).writeBytes(value)
+            var writer = XMLPropertyListWriter(maxDepth: limits.maxDepth, maxExpandedBytes: limits.maxExpandedBytes)
+            writer.keyOrder = keyOrder
+            return try writer.writeBytes(value)
         case .json:
-            return Array(try PlainJSONWriter(maxExpandedBytes: limits.maxExpandedBytes).write(value))
+            var writer = PlainJSONWriter(maxExpandedBytes: limits.maxExpandedBytes)
+            (writer.keyOrder, writer.readable) = (keyOrder, readable)
+            return Array(try writer.write(value))
         case .typedJSON:
             return Array(TypedJSONWriter(pretty: true).write(value)) + [0x0A]
         }

@@ -19,6 +19,8 @@ public struct BinaryPropertyListWriter: Sendable {
     public var maxDepth: Int
     /// The largest expanded size written (Specs/value-model.md, "Expanded size").
     public var maxExpandedBytes: Int
+    /// The order of dictionary keys (``KeyOrder/sorted``, as Apple writes them, by default).
+    public var keyOrder: KeyOrder = .sorted
 
     /// Creates a writer.
     public init(maxDepth: Int = PropertyListLimits.default.maxDepth,
@@ -39,7 +41,7 @@ public struct BinaryPropertyListWriter: Sendable {
     /// Encodes `value` as a binary property list into a byte array.
     public func writeBytes(_ value: PropertyListValue) throws(PropertyListError) -> [UInt8] {
         try PropertyListLimits(maxDepth: maxDepth, maxExpandedBytes: maxExpandedBytes).validate()
-        var flattener = BinaryPropertyListFlattener(maxDepth: maxDepth, maxExpandedBytes: maxExpandedBytes)
+        var flattener = BinaryPropertyListFlattener(maxDepth: maxDepth, maxExpandedBytes: maxExpandedBytes, keyOrder: keyOrder)
         _ = try flattener.flatten(value, depth: 0)
         return flattener.serialize()
     }
@@ -97,7 +99,7 @@ extension BinaryPropertyListWriter {
     /// The objects the binary property list of `value` holds (see ``BinaryObjectGraph``).
     package func objectGraph(_ value: PropertyListValue) throws(PropertyListError) -> BinaryObjectGraph {
         try PropertyListLimits(maxDepth: maxDepth, maxExpandedBytes: maxExpandedBytes).validate()
-        var flattener = BinaryPropertyListFlattener(maxDepth: maxDepth, maxExpandedBytes: maxExpandedBytes)
+        var flattener = BinaryPropertyListFlattener(maxDepth: maxDepth, maxExpandedBytes: maxExpandedBytes, keyOrder: keyOrder)
         _ = try flattener.flatten(value, depth: 0)
         return flattener.graph()
     }
@@ -116,6 +118,7 @@ internal struct BinaryPropertyListFlattener: ~Copyable {
     }
 
     private let maxDepth: Int
+    private let keyOrder: KeyOrder
     private var meter: ExpansionMeter
     private var entries: [Entry] = []
     private var references: [Int] = []
@@ -123,8 +126,9 @@ internal struct BinaryPropertyListFlattener: ~Copyable {
     private var scalars = ByteSink(capacity: 256)
     private var uniqued = ScalarNumbers()
 
-    init(maxDepth: Int, maxExpandedBytes: Int) {
+    init(maxDepth: Int, maxExpandedBytes: Int, keyOrder: KeyOrder = .sorted) {
         self.maxDepth = maxDepth
+        self.keyOrder = keyOrder
         meter = ExpansionMeter(limit: maxExpandedBytes)
     }
 
@@ -153,7 +157,7 @@ internal struct BinaryPropertyListFlattener: ~Copyable {
             let count = dictionary.count
             entries.append(.dictionary(start: start, count: count))
             references.append(contentsOf: repeatElement(0, count: 2 * count))
-            let order = dictionary.writerOrder
+            let order = dictionary.writerOrder(keyOrder)
             for (position, entry) in order.enumerated() {
                 let key = dictionary[entry].key
                 try meter.charge(depth: depth + 1, payload: key.utf8.count)

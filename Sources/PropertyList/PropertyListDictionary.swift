@@ -1,6 +1,15 @@
 /// The entries of a property-list dictionary.
 public typealias PropertyListDictionary = StringKeyedDictionary<PropertyListValue>
 
+/// The order writers put dictionary keys in (Specs/plistkit.md, "Key order").
+public enum KeyOrder: String, Sendable, Hashable, CaseIterable {
+    /// Ascending by UTF-16 code units, as CoreFoundation writes them (the default:
+    /// equal dictionaries give equal bytes).
+    case sorted
+    /// The dictionary's own order (insertion, or as read): files that must diff minimally.
+    case insertion
+}
+
 /// String-keyed entries, each key at most once, in insertion order: the
 /// dictionaries of property lists and of userInfo values.
 ///
@@ -183,6 +192,11 @@ public struct StringKeyedDictionary<Value: Hashable & Sendable>: Sendable {
     /// code units): `for position in d.writerOrder { let (key, value) = d[position] }`.
     package var writerOrder: [Int] {
         UTF16Order.sortedIndices(storedKeys)
+    }
+
+    /// The positions of the entries in `order`: writer order, or the dictionary's own.
+    package func writerOrder(_ order: KeyOrder) -> [Int] {
+        order == .sorted ? writerOrder : Array(0..<storedKeys.count)
     }
 
     /// Returns a dictionary with the same keys and transformed values.

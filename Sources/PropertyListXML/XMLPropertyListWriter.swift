@@ -23,6 +23,8 @@ public struct XMLPropertyListWriter: Sendable {
     public var maxDepth: Int
     /// The largest expanded size written (Specs/value-model.md, "Expanded size").
     public var maxExpandedBytes: Int
+    /// The order of dictionary keys (``KeyOrder/sorted``, as Apple writes them, by default).
+    public var keyOrder: KeyOrder = .sorted
 
     public init(maxDepth: Int = PropertyListLimits.default.maxDepth,
                 maxExpandedBytes: Int = PropertyListLimits.default.maxExpandedBytes) {
@@ -41,7 +43,7 @@ public struct XMLPropertyListWriter: Sendable {
         var meter = ExpansionMeter(limit: maxExpandedBytes)
         var out = ByteSink(capacity: 4096)
         out.append(XMLLayout.header)
-        try XMLLayout.append(value, indent: 0, depth: 0, maxDepth: maxDepth, meter: &meter, to: &out)
+        try XMLLayout.append(value, indent: 0, depth: 0, maxDepth: maxDepth, keyOrder: keyOrder, meter: &meter, to: &out)
         out.append(XMLLayout.footer)
         return out.takeBytes()
     }
@@ -56,7 +58,7 @@ enum XMLLayout {
         """
     static let footer: StaticString = "</plist>\n"
 
-    static func append(_ value: PropertyListValue, indent: Int, depth: Int, maxDepth: Int, meter: inout ExpansionMeter,
+    static func append(_ value: PropertyListValue, indent: Int, depth: Int, maxDepth: Int, keyOrder: KeyOrder = .sorted, meter: inout ExpansionMeter,
                        to out: inout ByteSink) throws(PropertyListError) {
         try meter.charge(depth: depth, payload: value.payloadBytes)
         tabs(indent, &out)
@@ -106,7 +108,7 @@ enum XMLLayout {
             out.append("<array>\n")
             for (position, element) in elements.enumerated() {
                 do {
-                    try append(element, indent: indent + 1, depth: depth + 1, maxDepth: maxDepth, meter: &meter, to: &out)
+                    try append(element, indent: indent + 1, depth: depth + 1, maxDepth: maxDepth, keyOrder: keyOrder, meter: &meter, to: &out)
                 } catch {
                     throw error.inside(.index(position))
                 }
@@ -121,7 +123,7 @@ enum XMLLayout {
                 throw PropertyListError(.unrepresentableValue, "XML cannot tell a dictionary whose only key is CF$UID, holding an integer, from a UID")
             }
             out.append("<dict>\n")
-            for position in dictionary.writerOrder {
+            for position in dictionary.writerOrder(keyOrder) {
                 let (key, element) = dictionary[position]
                 do {
                     try meter.charge(depth: depth + 1, payload: key.utf8.count)
@@ -129,7 +131,7 @@ enum XMLLayout {
                     out.append("<key>")
                     try escape(key, &out)
                     out.append("</key>\n")
-                    try append(element, indent: indent + 1, depth: depth + 1, maxDepth: maxDepth, meter: &meter, to: &out)
+                    try append(element, indent: indent + 1, depth: depth + 1, maxDepth: maxDepth, keyOrder: keyOrder, meter: &meter, to: &out)
                 } catch {
                     throw error.inside(.key(key))
                 }

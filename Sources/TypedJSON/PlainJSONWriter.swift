@@ -13,6 +13,11 @@ public import PropertyList
 public struct PlainJSONWriter: Sendable {
     /// The largest expanded size written (Specs/value-model.md, "Expanded size").
     public var maxExpandedBytes: Int
+    /// The order of object keys (``KeyOrder/sorted`` by default).
+    public var keyOrder: KeyOrder = .sorted
+    /// Human-readable output (`plutil -r`): two-space indents, `"key" : value`,
+    /// one member per line, a final newline. Compact otherwise.
+    public var readable = false
 
     /// Creates a writer.
     public init(maxExpandedBytes: Int = PropertyListLimits.default.maxExpandedBytes) {
@@ -25,6 +30,7 @@ public struct PlainJSONWriter: Sendable {
         var meter = ExpansionMeter(limit: maxExpandedBytes)
         var out = ""
         try append(value, depth: 0, meter: &meter, to: &out)
+        if readable { out += "\n" }
         return Data(out.utf8)
     }
 
@@ -46,19 +52,31 @@ public struct PlainJSONWriter: Sendable {
             out += "["
             for (position, element) in elements.enumerated() {
                 if position > 0 { out += "," }
+                newline(depth + 1, &out)
                 do { try append(element, depth: depth + 1, meter: &meter, to: &out) } catch { throw error.inside(.index(position)) }
             }
+            if !elements.isEmpty { newline(depth, &out) }
             out += "]"
         case .dictionary(let dictionary):
             out += "{"
-            for (position, key) in dictionary.sortedKeys.enumerated() {
+            for (position, entry) in dictionary.writerOrder(keyOrder).enumerated() {
+                let (key, member) = dictionary[entry]
                 if position > 0 { out += "," }
+                newline(depth + 1, &out)
                 try meter.charge(depth: depth + 1, payload: key.utf8.count)
                 JSONText.appendQuoted(key, to: &out)
-                out += ":"
-                do { try append(dictionary[key]!, depth: depth + 1, meter: &meter, to: &out) } catch { throw error.inside(.key(key)) }
+                out += readable ? " : " : ":"
+                do { try append(member, depth: depth + 1, meter: &meter, to: &out) } catch { throw error.inside(.key(key)) }
             }
+            if !dictionary.isEmpty { newline(depth, &out) }
             out += "}"
         }
+    }
+
+    /// In readable output, a line break and the indent of `depth`.
+    private func newline(_ depth: Int, _ out: inout String) {
+        guard readable else { return }
+        out += "\n"
+        out += String(repeating: "  ", count: depth)
     }
 }

@@ -1,3 +1,4 @@
+import PropertyList
 import Handoff
 import ArgumentParser
 
@@ -115,4 +116,17 @@ enum Supports {
         if text.hasSuffix(".x"), let version = PayloadVersion(String(text.dropLast(2)) + ".0") { return version }
         return PayloadVersion(text)
     }
+}
+
+/// `--key-order` and `-r`: how writers lay a property list out (Specs/plistkit.md, "Key order").
+struct StyleOptions: ParsableArguments {
+    @Option(name: .customLong("key-order"), help: "Dictionary keys sorted (as Apple writes them; default) or in insertion order (the input's own, for minimal diffs).")
+    var keyOrderName: KeyOrderName = .sorted
+
+    enum KeyOrderName: String, ExpressibleByArgument { case sorted, insertion }
+
+    var keyOrder: KeyOrder { keyOrderName == .sorted ? .sorted : .insertion }
+
+    @Flag(name: [.short, .customLong("readable")], help: "JSON output in human-readable form (plutil -r): indented, one member per line.")
+    var readable = false
 }

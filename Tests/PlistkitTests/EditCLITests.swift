@@ -212,3 +212,72 @@ private enum Document {
         return try readings[0].get()
     }
 }
+
+/// Output style (Specs/plistkit.md, "Key order"): key order, readable JSON, -e, lint -s.
+@Suite("plistkit output style: --key-order, -r, -e, lint -s")
+struct StyleCLITests {
+    static func text(_ data: Data) -> String { String(decoding: data, as: UTF8.self) }
+
+    @Test("--key-order insertion keeps the input's order in every format; sorted (the default) sorts")
+    func keyOrder() throws {
+        let directory = try Peers.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let source = directory.appendingPathComponent("in.json")
+        try Data(#"{"z":1,"a":{"y":[1,2],"b":true},"m":"x"}"#.utf8).write(to: source)
+        let compact = try run(CLITests.plistkit, ["convert", source.path, "--format", "json", "--key-order", "insertion"])
+        #expect(Self.text(compact.stdout) == #"{"z":1,"a":{"y":[1,2],"b":true},"m":"x"}"#)
+        let sorted = try run(CLITests.plistkit, ["convert", source.path, "--format", "json"])
+        #expect(Self.text(sorted.stdout) == #"{"a":{"b":true,"y":[1,2]},"m":"x","z":1}"#)
+        for format in ["xml1", "binary1"] {
+            let file = directory.appendingPathComponent("out.\(format)")
+            #expect(try run(CLITests.plistkit, ["convert", source.path, "--format", format, "--key-order", "insertion", "-o", file.path]).status == 0)
+            // Read back (our readers keep the file's order) and written as JSON in that order.
+            let back = try run(CLITests.plistkit, ["convert", file.path, "--format", "json", "--key-order", "insertion"])
+            #expect(Self.text(back.stdout) == #"{"z":1,"a":{"y":[1,2],"b":true},"m":"x"}"#, "\(format)")
+            // Edits keep it too.
+            #expect(try run(CLITests.plistkit, ["insert", "c", file.path, "--integer", "3", "--key-order", "insertion"]).status == 0)
+            let edited = try run(CLITests.plistkit, ["convert", file.path, "--format", "json", "--key-order", "insertion"])
+            #expect(Self.text(edited.stdout) == #"{"z":1,"a":{"y":[1,2],"b":true},"m":"x","c":3}"#, "\(format)")
+        }
+    }
+
+    @Test("-r writes readable JSON that Python's json reads to the same value as the compact form")
+    func readableJSON() throws {
+        let directory = try Peers.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let source = directory.appendingPathComponent("in.json")
+        try Data(#"{"a":{"b":true,"e":[],"f":{}},"l":[1,[2,"é"]],"n":-0.5}"#.utf8).write(to: source)
+        let readable = try run(CLITests.plistkit, ["convert", source.path, "--format", "json", "-r"])
+        #expect(Self.text(readable.stdout).hasPrefix("{\n  \"a\" : {\n    \"b\" : true,"))
+        #expect(Self.text(readable.stdout).hasSuffix("}\n"))
+        let compact = try run(CLITests.plistkit, ["convert", source.path, "--format", "json"])
+        let script = "import json,sys; a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2])); print(a == b)"
+        let readableFile = directory.appendingPathComponent("r.json"), compactFile = directory.appendingPathComponent("c.json")
+        try readable.stdout.write(to: readableFile)
+        try compact.stdout.write(to: compactFile)
+        let same = try run("/usr/bin/env", ["python3", "-c", script, readableFile.path, compactFile.path])
+        #expect(Self.text(same.stdout) == "True\n")
+    }
+
+    @Test("-e writes beside the input with another extension; lint -s prints only failures")
+    func extensionAndSilent() throws {
+        let directory = try Peers.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let source = directory.appendingPathComponent("settings.json")
+        try Data(#"{"a":1}"#.utf8).write(to: source)
+        let converted = try run(CLITests.plistkit, ["convert", source.path, "--format", "binary1", "-e", "plist"])
+        #expect(converted.status == 0 && converted.stdout.isEmpty)
+        let written = directory.appendingPathComponent("settings.plist")
+        #expect(try Data(contentsOf: written).starts(with: Data("bplist00".utf8)))
+        #expect(try run(CLITests.plistkit, ["convert", source.path, "--format", "xml1", "-e", "x", "-o", directory.appendingPathComponent("o").path]).status == 64)
+        #expect(try run(CLITests.plistkit, ["convert", "-", "--format", "xml1", "-e", "x"], stdin: Data()).status == 64)
+        let bad = directory.appendingPathComponent("bad.plist")
+        try Data("bplist00".utf8).write(to: bad)
+        let silent = try run(CLITests.plistkit, ["lint", "-s", written.path, bad.path])
+        #expect(silent.status == 1)
+        let lines = Self.text(silent.stdout).split(separator: "\n")
+        #expect(lines.count == 1 && lines[0].hasPrefix(bad.path + ": truncated"), "\(lines)")
+        let quiet = try run(CLITests.plistkit, ["lint", "--silent", written.path])
+        #expect(quiet.status == 0 && quiet.stdout.isEmpty)
+    }
+}

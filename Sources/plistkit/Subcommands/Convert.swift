@@ -17,6 +17,28 @@ struct Convert: ParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
+    @OptionGroup var style: StyleOptions
+
+    @Option(name: [.customShort("e"), .customLong("extension")], help: "Write beside FILE, its extension replaced by this one (plutil -e), instead of -o.")
+    var pathExtension: String?
+
+    func validate() throws {
+        if let pathExtension {
+            guard output.output == "-" else { throw ValidationError("-e and -o cannot go together") }
+            guard file != "-" else { throw ValidationError("-e needs a file name, not standard input") }
+            guard !pathExtension.isEmpty, !pathExtension.contains("/") else { throw ValidationError("-e \"\(pathExtension)\" is not an extension") }
+        }
+    }
+
+    /// Where the output goes: -o, or FILE with its extension replaced (-e).
+    var destination: String {
+        guard let pathExtension else { return output.output }
+        let name = file.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? file
+        let directory = String(file.dropLast(name.count))
+        let stem = name.lastIndex(of: ".").map { name[..<$0] }.map(String.init).flatMap { $0.isEmpty ? nil : $0 } ?? name
+        return directory + stem + "." + pathExtension
+    }
+
     func run() throws {
         try reporting(file) {
             let bytes = try Files.read(file, limit: PropertyListLimits.default.maxInputBytes)
@@ -25,13 +47,13 @@ struct Convert: ParsableCommand {
                 guard format == .typedJSON else {
                     throw PropertyListError(.unrepresentableValue, "\(wire == .mpUserInfo ? "an MP userInfo" : "an activity container") converts to typed-json only (its values are userInfo values, not a property list)")
                 }
-                try output.write(try WireDocuments.typedJSON(bytes)!)
+                try Files.write(try WireDocuments.typedJSON(bytes)!, to: destination)
                 return
             }
             // Binary, XML or plain JSON, as plutil reads them.
             let value = try InputDocument.read(bytes).value
-            let encoded = try Document.writeBytes(value, as: format.output)
-            try output.write(encoded)
+            let encoded = try Document.writeBytes(value, as: format.output, keyOrder: style.keyOrder, readable: style.readable)
+            try Files.write(encoded, to: destination)
         }
     }
 }

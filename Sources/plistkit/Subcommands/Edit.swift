@@ -84,18 +84,23 @@ struct Extract: ParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
+    @OptionGroup var style: StyleOptions
+
     func run() throws {
         try reporting(file) {
             let path = try PlutilKeyPath(parsing: keyPath)
             let bytes = try Files.read(file, limit: PropertyListLimits.default.maxInputBytes)
             let value = try InputDocument.read(bytes).value.value(at: path)
             try checkExpected(expect, value, at: path)
+            func document(_ format: Document.OutputFormat) throws -> [UInt8] {
+                try Document.writeBytes(value, as: format, keyOrder: style.keyOrder, readable: style.readable)
+            }
             switch format {
             case .raw: try output.write(Array(try Self.raw(value, at: path).utf8) + [0x0A])
-            case .xml1: try output.write(try Document.writeBytes(value, as: .xml))
-            case .binary1: try output.write(try Document.writeBytes(value, as: .binary))
-            case .json: try output.write(try Document.writeBytes(value, as: .json))
-            case .typedJSON: try output.write(try Document.writeBytes(value, as: .typedJSON))
+            case .xml1: try output.write(try document(.xml))
+            case .binary1: try output.write(try document(.binary))
+            case .json: try output.write(try document(.json))
+            case .typedJSON: try output.write(try document(.typedJSON))
             }
         }
     }
@@ -221,6 +226,8 @@ struct EditOutputOptions: ParsableArguments {
     @Option(name: .long, help: "Output format: binary1, xml1 or json (default: the input's).")
     var format: EditFormat?
 
+    @OptionGroup var style: StyleOptions
+
     enum EditFormat: String, ExpressibleByArgument {
         case binary1, xml1, json
         var output: Document.OutputFormat {
@@ -238,7 +245,7 @@ struct EditOutputOptions: ParsableArguments {
 
     /// Writes the edited value (atomically: the file is replaced or left as it was).
     func write(_ value: PropertyListValue, inputFormat: Document.OutputFormat, file: String) throws {
-        let bytes = try Document.writeBytes(value, as: format?.output ?? inputFormat)
+        let bytes = try Document.writeBytes(value, as: format?.output ?? inputFormat, keyOrder: style.keyOrder, readable: style.readable)
         try Files.write(bytes, to: output ?? file)
     }
 }

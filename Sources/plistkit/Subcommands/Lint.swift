@@ -12,6 +12,9 @@ struct Lint: ParsableCommand {
     @Argument(help: "Files to check ('-' for standard input).")
     var files: [String]
 
+    @Flag(name: [.short, .customLong("silent")], help: "Print only the files that fail (plutil -s).")
+    var silent = false
+
     func run() throws {
         var failed = false
         for file in files {
@@ -24,6 +27,7 @@ struct Lint: ParsableCommand {
                 failed = true
                 verdict = Console.describe(error)
             }
+            if silent && verdict == "OK" { continue }
             try reporting("-") { try Console.line("\(Console.escaped(file)): \(verdict)") }
         }
         if failed { throw ExitCode(1) }
