@@ -9,13 +9,16 @@ import DocumentFormats
 enum ConvertFormat: String, CaseIterable, ExpressibleByArgument {
     case binary1, xml1, json
     case typedJSON = "typed-json"
+    case swift, objc
 
-    var output: Document.OutputFormat {
+    /// The document format; nil for the literal outputs (``LiteralOutput``).
+    var output: Document.OutputFormat? {
         switch self {
         case .binary1: return .binary
         case .xml1: return .xml
         case .json: return .json
         case .typedJSON: return .typedJSON
+        case .swift, .objc: return nil
         }
     }
 }

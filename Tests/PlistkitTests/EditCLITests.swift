@@ -281,3 +281,69 @@ struct StyleCLITests {
         #expect(quiet.status == 0 && quiet.stdout.isEmpty)
     }
 }
+
+/// `convert --format swift|objc` (Specs/plistkit.md, "Literals").
+@Suite("plistkit convert --format swift|objc")
+struct LiteralCLITests {
+    static func text(_ data: Data) -> String { String(decoding: data, as: UTF8.self) }
+
+    @Test("Swift literals of golden and awkward documents type-check with the Swift compiler")
+    func swiftCompiles() throws {
+        let directory = try Peers.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let awkward = directory.appendingPathComponent("my settings-2.json")
+        try Data(#"{"q":"a \"b\" \\ c\n\t\u0001 é 😀","n":-9223372036854775808,"u":18446744073709551615,"r":1e-300,"e":{},"l":[],"m":[1,"x"]}"#.utf8).write(to: awkward)
+        var program = ""
+        var names: [String] = []
+        for source in [awkward.path, Paths.golden.appendingPathComponent("plistlib/empty-containers.bplist").path,
+                       Paths.golden.appendingPathComponent("plistlib/long-strings.bplist").path,
+                       Paths.golden.appendingPathComponent("plistlib/array-of-dicts.bplist").path,
+                       Paths.golden.appendingPathComponent("plistlib/top-empty-array.bplist").path] {
+            let result = try run(CLITests.plistkit, ["convert", source, "--format", "swift"])
+            #expect(result.status == 0, "\(source): \(Self.text(result.stderr))")
+            let text = Self.text(result.stdout)
+            #expect(text.hasPrefix("/// Generated from "))
+            program += text
+            names.append(String(text.split(separator: "\n")[1].dropFirst(4).prefix { $0 != " " }))
+        }
+        #expect(names.first == "my_settings_2")
+        program = "import Foundation\n" + program + names.map { "print(\($0).count)\n" }.joined()
+        let file = directory.appendingPathComponent("literals.swift")
+        try Data(program.utf8).write(to: file)
+        let compiled = try run("/usr/bin/env", ["swiftc", "-typecheck", file.path])
+        #expect(compiled.status == 0, "\(Self.text(compiled.stderr))\n\(program)")
+    }
+
+    @Test("Objective-C literals: boxed numbers, escaped strings, plutil's layout; no dates or data; a scalar at the top is refused")
+    func objc() throws {
+        let directory = try Peers.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let source = directory.appendingPathComponent("config.json")
+        try Data(#"{"b":true,"n":-3,"s":"say \"hi\"","l":[1.5]}"#.utf8).write(to: source)
+        let out = directory.appendingPathComponent("config.m")
+        #expect(try run(CLITests.plistkit, ["convert", source.path, "--format", "objc", "-o", out.path]).status == 0)
+        let expected = """
+        #import "config.h"
+
+        /// Generated from config.json
+        __attribute__((visibility("hidden")))
+        NSDictionary * const config = @{
+            @"b" : @YES,
+            @"l" : @[
+                @1.5,
+            ],
+            @"n" : @-3,
+            @"s" : @"say \\"hi\\"",
+        };
+
+        """
+        #expect(Self.text(try Data(contentsOf: out)) == expected)
+        let data = try run(CLITests.plistkit, ["convert", Paths.golden.appendingPathComponent("plistlib/scalars.bplist").path, "--format", "objc"])
+        #expect(data.status == 1)
+        #expect(Self.text(data.stderr).contains(": unrepresentableValue: Objective-C literals cannot hold a"))
+        try Data(#""just a string""#.utf8).write(to: source)
+        let scalar = try run(CLITests.plistkit, ["convert", source.path, "--format", "swift"])
+        #expect(scalar.status == 1)
+        #expect(Self.text(scalar.stderr).contains("needs a dictionary or an array at the top"))
+    }
+}

@@ -52,7 +52,12 @@ struct Convert: ParsableCommand {
             }
             // Binary, XML or plain JSON, as plutil reads them.
             let value = try InputDocument.read(bytes).value
-            let encoded = try Document.writeBytes(value, as: format.output, keyOrder: style.keyOrder, readable: style.readable)
+            let encoded: [UInt8]
+            if let document = format.output {
+                encoded = try Document.writeBytes(value, as: document, keyOrder: style.keyOrder, readable: style.readable)
+            } else {
+                encoded = try LiteralOutput.write(value, as: format == .swift ? .swift : .objc, sourceFile: file, outputFile: destination)
+            }
             try Files.write(encoded, to: destination)
         }
     }
