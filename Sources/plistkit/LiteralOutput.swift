@@ -11,6 +11,25 @@ import PropertyList
 enum LiteralOutput {
     enum Language { case swift, objc }
 
+    /// The Objective-C header declaring the constant ``write(_:as:sourceFile:outputFile:)`` defines (plutil -header).
+    static func objcHeader(_ value: PropertyListValue, sourceFile: String) throws -> [UInt8] {
+        let type: String
+        switch value {
+        case .dictionary: type = "NSDictionary"
+        case .array: type = "NSArray"
+        default: throw topLevel("Objective-C")
+        }
+        let source = sourceFile == "-" ? "standard input" : lastComponent(sourceFile)
+        return Array("""
+        #import <Foundation/Foundation.h>
+
+        /// Generated from \(source)
+        __attribute__((visibility("hidden")))
+        extern \(type) * const \(variableName(sourceFile));
+
+        """.utf8)
+    }
+
     static func write(_ value: PropertyListValue, as language: Language, sourceFile: String, outputFile: String) throws -> [UInt8] {
         let name = variableName(sourceFile)
         let source = sourceFile == "-" ? "standard input" : lastComponent(sourceFile)

@@ -347,3 +347,36 @@ struct LiteralCLITests {
         #expect(Self.text(scalar.stderr).contains("needs a dictionary or an array at the top"))
     }
 }
+
+@Suite("plistkit convert --from typed-json, extract -n, convert --header")
+struct MoreOptionsCLITests {
+    static func text(_ data: Data) -> String { String(decoding: data, as: UTF8.self) }
+
+    @Test("--from typed-json reads typed JSON back to the same property list; extract -n drops the newline; --header writes FILE.h")
+    func options() throws {
+        let directory = try Peers.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let golden = Paths.golden.appendingPathComponent("plistlib/scalars.bplist").path
+        let typed = try run(CLITests.plistkit, ["convert", golden, "--format", "typed-json"])
+        let typedFile = directory.appendingPathComponent("s.json")
+        try typed.stdout.write(to: typedFile)
+        let binary = directory.appendingPathComponent("s.bplist")
+        #expect(try run(CLITests.plistkit, ["convert", typedFile.path, "--from", "typed-json", "--format", "binary1", "-o", binary.path]).status == 0)
+        #expect(try BinaryPropertyListReader().read(Data(contentsOf: binary)) == BinaryPropertyListReader().read(Data(contentsOf: URL(fileURLWithPath: golden))))
+        // Without --from, typed JSON is plain JSON (a dictionary of "type" and "value").
+        let plain = try run(CLITests.plistkit, ["type", "type", typedFile.path])
+        #expect(Self.text(plain.stdout) == "string\n")
+        let source = directory.appendingPathComponent("app-config.json")
+        try Data(#"{"k":"v"}"#.utf8).write(to: source)
+        let raw = try run(CLITests.plistkit, ["extract", "k", "raw", "-n", source.path])
+        #expect(raw.stdout == Data("v".utf8))
+        let output = directory.appendingPathComponent("Config.m")
+        #expect(try run(CLITests.plistkit, ["convert", source.path, "--format", "objc", "--header", "-o", output.path]).status == 0)
+        let header = Self.text(try Data(contentsOf: directory.appendingPathComponent("Config.h")))
+        #expect(header.hasPrefix("#import <Foundation/Foundation.h>\n"))
+        #expect(header.contains("extern NSDictionary * const app_config;"))
+        #expect(Self.text(try Data(contentsOf: output)).hasPrefix("#import \"Config.h\"\n"))
+        #expect(try run(CLITests.plistkit, ["convert", source.path, "--format", "objc", "--header"]).status == 64)
+        #expect(try run(CLITests.plistkit, ["convert", source.path, "--format", "swift", "--header", "-o", output.path]).status == 64)
+    }
+}

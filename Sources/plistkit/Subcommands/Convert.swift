@@ -1,6 +1,8 @@
 import ArgumentParser
 import DocumentFormats
 import PropertyList
+import TypedJSON
+import FoundationEssentials
 
 /// `plistkit convert FILE --format F [-o OUT]`.
 struct Convert: ParsableCommand {
@@ -19,10 +21,22 @@ struct Convert: ParsableCommand {
 
     @OptionGroup var style: StyleOptions
 
+    @Option(name: .customLong("from"), help: "Read the input as typed-json (Specs/typed-json.md) instead of detecting binary, XML or plain JSON.")
+    var inputFormat: InputFormat?
+
+    enum InputFormat: String, ExpressibleByArgument { case typedJSON = "typed-json" }
+
     @Option(name: [.customShort("e"), .customLong("extension")], help: "Write beside FILE, its extension replaced by this one (plutil -e), instead of -o.")
     var pathExtension: String?
 
+    @Flag(help: "With --format objc, also write the header FILE.h beside the output (plutil -header); -o must name a file.")
+    var header = false
+
     func validate() throws {
+        if header {
+            guard format == .objc else { throw ValidationError("--header goes with --format objc") }
+            guard destination != "-" else { throw ValidationError("--header needs an output file (-o or -e) to put the header beside") }
+        }
         if let pathExtension {
             guard output.output == "-" else { throw ValidationError("-e and -o cannot go together") }
             guard file != "-" else { throw ValidationError("-e needs a file name, not standard input") }
@@ -50,13 +64,20 @@ struct Convert: ParsableCommand {
                 try Files.write(try WireDocuments.typedJSON(bytes)!, to: destination)
                 return
             }
-            // Binary, XML or plain JSON, as plutil reads them.
-            let value = try InputDocument.read(bytes).value
+            // Binary, XML or plain JSON, as plutil reads them; typed JSON when asked
+            // (it is JSON too, so it is never guessed).
+            let value = inputFormat == .typedJSON ? try TypedJSONReader().readPropertyList(Data(bytes)) : try InputDocument.read(bytes).value
             let encoded: [UInt8]
             if let document = format.output {
                 encoded = try Document.writeBytes(value, as: document, keyOrder: style.keyOrder, readable: style.readable)
             } else {
                 encoded = try LiteralOutput.write(value, as: format == .swift ? .swift : .objc, sourceFile: file, outputFile: destination)
+                if header {
+                    // OUT.h beside OUT (its extension replaced), written before the source.
+                    let name = destination.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? destination
+                    let stem = name.lastIndex(of: ".").map { String(name[..<$0]) }.flatMap { $0.isEmpty ? nil : $0 } ?? name
+                    try Files.write(try LiteralOutput.objcHeader(value, sourceFile: file), to: String(destination.dropLast(name.count)) + stem + ".h")
+                }
             }
             try Files.write(encoded, to: destination)
         }

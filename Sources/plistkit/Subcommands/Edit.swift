@@ -82,6 +82,9 @@ struct Extract: ParsableCommand {
     @Option(help: "Fail (exit 1) unless the value is of this type: \(PlutilType.allCases.map(\.rawValue).joined(separator: ", ")).")
     var expect: PlutilType?
 
+    @Flag(name: [.customShort("n"), .customLong("no-newline")], help: "raw: no newline after the value (plutil -n).")
+    var noNewline = false
+
     @OptionGroup var output: OutputOptions
 
     @OptionGroup var style: StyleOptions
@@ -96,7 +99,7 @@ struct Extract: ParsableCommand {
                 try Document.writeBytes(value, as: format, keyOrder: style.keyOrder, readable: style.readable)
             }
             switch format {
-            case .raw: try output.write(Array(try Self.raw(value, at: path).utf8) + [0x0A])
+            case .raw: try output.write(Array(try Self.raw(value, at: path).utf8) + (noNewline ? [] : [0x0A]))
             case .xml1: try output.write(try document(.xml))
             case .binary1: try output.write(try document(.binary))
             case .json: try output.write(try document(.json))
