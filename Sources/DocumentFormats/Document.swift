@@ -81,10 +81,11 @@ public enum Document {
     /// Writes a property list in `format`, within `limits.maxDepth` and
     /// `limits.maxExpandedBytes` (the other limits bound readers only), with
     /// dictionary keys in `keyOrder` (binary, XML and plain JSON; typed JSON
-    /// is always sorted) and plain JSON `readable` (`plutil -r`) or compact.
+    /// is always sorted), plain JSON `readable` (`plutil -r`) or compact, and XML
+    /// `compact` (no indentation or line breaks in the body) or in Apple's layout.
     public static func writeBytes(_ value: PropertyListValue, as format: OutputFormat,
                                   limits: PropertyListLimits = .default, keyOrder: KeyOrder = .sorted,
-                                  readable: Bool = false) throws(PropertyListError) -> [UInt8] {
+                                  readable: Bool = false, compact: Bool = false) throws(PropertyListError) -> [UInt8] {
         switch format {
         case .binary:
             var writer = BinaryPropertyListWriter(maxDepth: limits.maxDepth, maxExpandedBytes: limits.maxExpandedBytes)
@@ -92,7 +93,7 @@ public enum Document {
             return try writer.writeBytes(value)
         case .xml:
             var writer = XMLPropertyListWriter(maxDepth: limits.maxDepth, maxExpandedBytes: limits.maxExpandedBytes)
-            writer.keyOrder = keyOrder
+            (writer.keyOrder, writer.compact) = (keyOrder, compact)
             return try writer.writeBytes(value)
         case .json:
             var writer = PlainJSONWriter(maxExpandedBytes: limits.maxExpandedBytes)

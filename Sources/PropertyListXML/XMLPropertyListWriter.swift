@@ -25,6 +25,9 @@ public struct XMLPropertyListWriter: Sendable {
     public var maxExpandedBytes: Int
     /// The order of dictionary keys (``KeyOrder/sorted``, as Apple writes them, by default).
     public var keyOrder: KeyOrder = .sorted
+    /// Compact output: the header lines, then the body with no indentation or
+    /// line breaks between elements (data on one line). Apple's layout otherwise.
+    public var compact = false
 
     public init(maxDepth: Int = PropertyListLimits.default.maxDepth,
                 maxExpandedBytes: Int = PropertyListLimits.default.maxExpandedBytes) {
@@ -43,7 +46,8 @@ public struct XMLPropertyListWriter: Sendable {
         var meter = ExpansionMeter(limit: maxExpandedBytes)
         var out = ByteSink(capacity: 4096)
         out.append(XMLLayout.header)
-        try XMLLayout.append(value, indent: 0, depth: 0, maxDepth: maxDepth, keyOrder: keyOrder, meter: &meter, to: &out)
+        try XMLLayout.append(value, indent: 0, depth: 0, maxDepth: maxDepth, keyOrder: keyOrder, compact: compact, meter: &meter, to: &out)
+        if compact { out.append(0x0A) }
         out.append(XMLLayout.footer)
         return out.takeBytes()
     }
@@ -58,25 +62,25 @@ enum XMLLayout {
         """
     static let footer: StaticString = "</plist>\n"
 
-    static func append(_ value: PropertyListValue, indent: Int, depth: Int, maxDepth: Int, keyOrder: KeyOrder = .sorted, meter: inout ExpansionMeter,
+    static func append(_ value: PropertyListValue, indent: Int, depth: Int, maxDepth: Int, keyOrder: KeyOrder = .sorted, compact: Bool = false, meter: inout ExpansionMeter,
                        to out: inout ByteSink) throws(PropertyListError) {
         try meter.charge(depth: depth, payload: value.payloadBytes)
-        tabs(indent, &out)
+        tabs(indent, compact, &out)
         switch value {
         case .string(let string):
             out.append("<string>")
             try escape(string, &out)
-            out.append("</string>\n")
+            out.append("</string>"); newline(compact, &out)
         case .integer(let integer):
             out.append("<integer>")
             out.append(decimal: integer)
-            out.append("</integer>\n")
+            out.append("</integer>"); newline(compact, &out)
         case .real(let real):
             out.append("<real>")
             out.append(string: realText(real))
-            out.append("</real>\n")
+            out.append("</real>"); newline(compact, &out)
         case .bool(let flag):
-            out.append(flag ? "<true/>\n" : "<false/>\n")
+            out.append(flag ? "<true/>" : "<false/>"); newline(compact, &out)
         case .date(let date):
             let seconds = date.timeIntervalSinceReferenceDate
             // invalidDate: within PropertyListValue.dateRange (±10^15 seconds); fractions
@@ -86,63 +90,70 @@ enum XMLLayout {
             }
             out.append("<date>")
             CivilTime(secondsSinceReference: seconds).appendAppleText(to: &out)
-            out.append("</date>\n")
+            out.append("</date>"); newline(compact, &out)
         case .data(let data):
-            appendData(data, indent: indent, &out)
+            appendData(data, indent: indent, compact: compact, &out)
         case .uid(let uid):
-            out.append("<dict>\n")
-            tabs(indent + 1, &out)
-            out.append("<key>CF$UID</key>\n")
-            tabs(indent + 1, &out)
+            out.append("<dict>"); newline(compact, &out)
+            tabs(indent + 1, compact, &out)
+            out.append("<key>CF$UID</key>"); newline(compact, &out)
+            tabs(indent + 1, compact, &out)
             out.append("<integer>")
             out.append(decimal: PropertyListInteger(UInt64(uid)))
-            out.append("</integer>\n")
-            tabs(indent, &out)
-            out.append("</dict>\n")
+            out.append("</integer>"); newline(compact, &out)
+            tabs(indent, compact, &out)
+            out.append("</dict>"); newline(compact, &out)
         case .null:
             throw PropertyListError(.unrepresentableValue, "XML property lists cannot carry the null object")
         case .array(let elements):
             // depthLimitExceeded: never write what the reader would refuse.
             guard depth < maxDepth else { throw PropertyListError(.depthLimitExceeded, "containers nest deeper than \(maxDepth)") }
-            if elements.isEmpty { out.append("<array/>\n"); return }
-            out.append("<array>\n")
+            if elements.isEmpty { out.append("<array/>"); newline(compact, &out); return }
+            out.append("<array>"); newline(compact, &out)
             for (position, element) in elements.enumerated() {
                 do {
-                    try append(element, indent: indent + 1, depth: depth + 1, maxDepth: maxDepth, keyOrder: keyOrder, meter: &meter, to: &out)
+                    try append(element, indent: indent + 1, depth: depth + 1, maxDepth: maxDepth, keyOrder: keyOrder, compact: compact, meter: &meter, to: &out)
                 } catch {
                     throw error.inside(.index(position))
                 }
             }
-            tabs(indent, &out)
-            out.append("</array>\n")
+            tabs(indent, compact, &out)
+            out.append("</array>"); newline(compact, &out)
         case .dictionary(let dictionary):
             guard depth < maxDepth else { throw PropertyListError(.depthLimitExceeded, "containers nest deeper than \(maxDepth)") }
-            if dictionary.isEmpty { out.append("<dict/>\n"); return }
+            if dictionary.isEmpty { out.append("<dict/>"); newline(compact, &out); return }
             // unrepresentableValue: in XML a one-key CF$UID dictionary with an integer is a UID.
             if dictionary.count == 1, case .integer? = dictionary["CF$UID"] {
                 throw PropertyListError(.unrepresentableValue, "XML cannot tell a dictionary whose only key is CF$UID, holding an integer, from a UID")
             }
-            out.append("<dict>\n")
+            out.append("<dict>"); newline(compact, &out)
             for position in dictionary.writerOrder(keyOrder) {
                 let (key, element) = dictionary[position]
                 do {
                     try meter.charge(depth: depth + 1, payload: key.utf8.count)
-                    tabs(indent + 1, &out)
+                    tabs(indent + 1, compact, &out)
                     out.append("<key>")
                     try escape(key, &out)
-                    out.append("</key>\n")
-                    try append(element, indent: indent + 1, depth: depth + 1, maxDepth: maxDepth, keyOrder: keyOrder, meter: &meter, to: &out)
+                    out.append("</key>"); newline(compact, &out)
+                    try append(element, indent: indent + 1, depth: depth + 1, maxDepth: maxDepth, keyOrder: keyOrder, compact: compact, meter: &meter, to: &out)
                 } catch {
                     throw error.inside(.key(key))
                 }
             }
-            tabs(indent, &out)
-            out.append("</dict>\n")
+            tabs(indent, compact, &out)
+            out.append("</dict>"); newline(compact, &out)
         }
     }
 
-    private static func tabs(_ count: Int, _ out: inout ByteSink) {
-        out.append(repeating: 0x09, count: count)
+    /// The indent of Apple's layout (none when compact).
+    private static func tabs(_ count: Int, _ compact: Bool, _ out: inout ByteSink) {
+        if !compact { out.append(repeating: 0x09, count: count) }
+    }
+
+    /// The line break after an element in Apple's layout (none when compact).
+    @inline(__always)
+    private static func newline(_ compact: Bool, _ out: inout ByteSink) {
+        if !compact { out.append(0x0A) }
     }
 
     /// `&`, `<`, `>` as entities, a carriage return as `&#13;`; characters XML 1.0
@@ -228,7 +239,14 @@ enum XMLLayout {
     /// Base64 in lines of 76 − 8 × indent characters, each line preceded by the
     /// element's tabs — both counting the indent only up to 8, as CoreFoundation
     /// does — and `</data>` at the element's full indent.
-    static func appendData(_ data: Data, indent: Int, _ out: inout ByteSink) {
+    static func appendData(_ data: Data, indent: Int, compact: Bool = false, _ out: inout ByteSink) {
+        if compact {
+            // One line of base64, no layout.
+            out.append("<data>")
+            Array(data.base64EncodedString().utf8).withUnsafeBufferPointer { out.append($0) }
+            out.append("</data>")
+            return
+        }
         out.append("<data>\n")
         let lineIndent = min(indent, 8)
         let encoded = Array(data.base64EncodedString().utf8)
@@ -236,12 +254,12 @@ enum XMLLayout {
         var start = 0
         while start < encoded.count {
             let end = min(start + lineLength, encoded.count)
-            tabs(lineIndent, &out)
+            tabs(lineIndent, false, &out)
             encoded[start..<end].withUnsafeBufferPointer { out.append($0) }
             out.append(0x0A)
             start = end
         }
-        tabs(indent, &out)
+        tabs(indent, false, &out)
         out.append("</data>\n")
     }
 }

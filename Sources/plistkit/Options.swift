@@ -129,4 +129,7 @@ struct StyleOptions: ParsableArguments {
 
     @Flag(name: [.short, .customLong("readable")], help: "JSON output in human-readable form (plutil -r): indented, one member per line.")
     var readable = false
+
+    @Flag(help: "XML output without indentation or line breaks between elements (JSON is compact unless -r).")
+    var compact = false
 }

@@ -132,6 +132,39 @@ func hexDiffText(_ old: [UInt8], _ new: [UInt8]) -> String {
 
 @Suite("XML round trips (property-based)")
 struct XMLRoundTripTests {
+    @Test("compact XML and insertion key order read back to the same value as Apple's layout; plistlib reads compact XML alike")
+    func compactAndKeyOrder() async throws {
+        await propertyCheck(count: 200, input: ValueGenerator(allowNull: false).generator) { generated in
+            let value = XMLGoldenTests.xmlSafe(generated)
+            guard let apple = try? XMLPropertyListWriter().writeBytes(value) else { return }
+            var writer = XMLPropertyListWriter()
+            writer.compact = true
+            writer.keyOrder = .insertion
+            let compact = try writer.writeBytes(value)
+            #expect(compact.count <= apple.count)
+            let decoded = try XMLPropertyListReader().read(compact)
+            #expect(peerEqual(decoded, XMLGoldenTests.wholeSeconds(value)))
+            // Insertion order is the value's own: written again, the same bytes.
+            #expect(try writer.writeBytes(decoded) == compact)
+        }
+        let directory = try Peers.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var files: [URL] = []
+        var expected: [PropertyListValue] = []
+        for name in ["scalars", "array-of-dicts", "long-strings", "empty-containers", "shared-values"] {
+            let value = try BinaryPropertyListReader().read(Data(contentsOf: Paths.golden.appendingPathComponent("plistlib/\(name).bplist")))
+            var writer = XMLPropertyListWriter()
+            writer.compact = true
+            let file = directory.appendingPathComponent("\(name).xml")
+            try writer.write(value).write(to: file)
+            files.append(file)
+            expected.append(XMLGoldenTests.wholeSeconds(value))
+        }
+        for (reading, value) in zip(try Peers.plistlib(files), expected) {
+            #expect(peerEqual(try reading.get(), value))
+        }
+    }
+
     @Test("XML → value → XML is exact; binary → XML → binary keeps every value XML can carry")
     func roundTrips() async {
         await propertyCheck(count: 300, input: ValueGenerator(allowNull: false).generator) { generated in

@@ -69,7 +69,7 @@ struct Convert: ParsableCommand {
             let value = inputFormat == .typedJSON ? try TypedJSONReader().readPropertyList(Data(bytes)) : try InputDocument.read(bytes).value
             let encoded: [UInt8]
             if let document = format.output {
-                encoded = try Document.writeBytes(value, as: document, keyOrder: style.keyOrder, readable: style.readable)
+                encoded = try Document.writeBytes(value, as: document, keyOrder: style.keyOrder, readable: style.readable, compact: style.compact)
             } else {
                 encoded = try LiteralOutput.write(value, as: format == .swift ? .swift : .objc, sourceFile: file, outputFile: destination)
                 if header {

@@ -96,7 +96,7 @@ struct Extract: ParsableCommand {
             let value = try InputDocument.read(bytes).value.value(at: path)
             try checkExpected(expect, value, at: path)
             func document(_ format: Document.OutputFormat) throws -> [UInt8] {
-                try Document.writeBytes(value, as: format, keyOrder: style.keyOrder, readable: style.readable)
+                try Document.writeBytes(value, as: format, keyOrder: style.keyOrder, readable: style.readable, compact: style.compact)
             }
             switch format {
             case .raw: try output.write(Array(try Self.raw(value, at: path).utf8) + (noNewline ? [] : [0x0A]))
@@ -248,7 +248,7 @@ struct EditOutputOptions: ParsableArguments {
 
     /// Writes the edited value (atomically: the file is replaced or left as it was).
     func write(_ value: PropertyListValue, inputFormat: Document.OutputFormat, file: String) throws {
-        let bytes = try Document.writeBytes(value, as: format?.output ?? inputFormat, keyOrder: style.keyOrder, readable: style.readable)
+        let bytes = try Document.writeBytes(value, as: format?.output ?? inputFormat, keyOrder: style.keyOrder, readable: style.readable, compact: style.compact)
         try Files.write(bytes, to: output ?? file)
     }
 }
