@@ -70,17 +70,17 @@ enum XMLLayout {
         case .string(let string):
             out.append("<string>")
             try escape(string, &out)
-            out.append("</string>"); newline(compact, &out)
+            out.append(compact ? "</string>" : "</string>\n")
         case .integer(let integer):
             out.append("<integer>")
             out.append(decimal: integer)
-            out.append("</integer>"); newline(compact, &out)
+            out.append(compact ? "</integer>" : "</integer>\n")
         case .real(let real):
             out.append("<real>")
             out.append(string: realText(real))
-            out.append("</real>"); newline(compact, &out)
+            out.append(compact ? "</real>" : "</real>\n")
         case .bool(let flag):
-            out.append(flag ? "<true/>" : "<false/>"); newline(compact, &out)
+            out.append(flag ? (compact ? "<true/>" : "<true/>\n") : (compact ? "<false/>" : "<false/>\n"))
         case .date(let date):
             let seconds = date.timeIntervalSinceReferenceDate
             // invalidDate: within PropertyListValue.dateRange (±10^15 seconds); fractions
@@ -90,26 +90,26 @@ enum XMLLayout {
             }
             out.append("<date>")
             CivilTime(secondsSinceReference: seconds).appendAppleText(to: &out)
-            out.append("</date>"); newline(compact, &out)
+            out.append(compact ? "</date>" : "</date>\n")
         case .data(let data):
             appendData(data, indent: indent, compact: compact, &out)
         case .uid(let uid):
-            out.append("<dict>"); newline(compact, &out)
+            out.append(compact ? "<dict>" : "<dict>\n")
             tabs(indent + 1, compact, &out)
-            out.append("<key>CF$UID</key>"); newline(compact, &out)
+            out.append(compact ? "<key>CF$UID</key>" : "<key>CF$UID</key>\n")
             tabs(indent + 1, compact, &out)
             out.append("<integer>")
             out.append(decimal: PropertyListInteger(UInt64(uid)))
-            out.append("</integer>"); newline(compact, &out)
+            out.append(compact ? "</integer>" : "</integer>\n")
             tabs(indent, compact, &out)
-            out.append("</dict>"); newline(compact, &out)
+            out.append(compact ? "</dict>" : "</dict>\n")
         case .null:
             throw PropertyListError(.unrepresentableValue, "XML property lists cannot carry the null object")
         case .array(let elements):
             // depthLimitExceeded: never write what the reader would refuse.
             guard depth < maxDepth else { throw PropertyListError(.depthLimitExceeded, "containers nest deeper than \(maxDepth)") }
-            if elements.isEmpty { out.append("<array/>"); newline(compact, &out); return }
-            out.append("<array>"); newline(compact, &out)
+            if elements.isEmpty { out.append(compact ? "<array/>" : "<array/>\n"); return }
+            out.append(compact ? "<array>" : "<array>\n")
             for (position, element) in elements.enumerated() {
                 do {
                     try append(element, indent: indent + 1, depth: depth + 1, maxDepth: maxDepth, keyOrder: keyOrder, compact: compact, meter: &meter, to: &out)
@@ -118,15 +118,15 @@ enum XMLLayout {
                 }
             }
             tabs(indent, compact, &out)
-            out.append("</array>"); newline(compact, &out)
+            out.append(compact ? "</array>" : "</array>\n")
         case .dictionary(let dictionary):
             guard depth < maxDepth else { throw PropertyListError(.depthLimitExceeded, "containers nest deeper than \(maxDepth)") }
-            if dictionary.isEmpty { out.append("<dict/>"); newline(compact, &out); return }
+            if dictionary.isEmpty { out.append(compact ? "<dict/>" : "<dict/>\n"); return }
             // unrepresentableValue: in XML a one-key CF$UID dictionary with an integer is a UID.
             if dictionary.count == 1, case .integer? = dictionary["CF$UID"] {
                 throw PropertyListError(.unrepresentableValue, "XML cannot tell a dictionary whose only key is CF$UID, holding an integer, from a UID")
             }
-            out.append("<dict>"); newline(compact, &out)
+            out.append(compact ? "<dict>" : "<dict>\n")
             for position in dictionary.writerOrder(keyOrder) {
                 let (key, element) = dictionary[position]
                 do {
@@ -134,26 +134,20 @@ enum XMLLayout {
                     tabs(indent + 1, compact, &out)
                     out.append("<key>")
                     try escape(key, &out)
-                    out.append("</key>"); newline(compact, &out)
+                    out.append(compact ? "</key>" : "</key>\n")
                     try append(element, indent: indent + 1, depth: depth + 1, maxDepth: maxDepth, keyOrder: keyOrder, compact: compact, meter: &meter, to: &out)
                 } catch {
                     throw error.inside(.key(key))
                 }
             }
             tabs(indent, compact, &out)
-            out.append("</dict>"); newline(compact, &out)
+            out.append(compact ? "</dict>" : "</dict>\n")
         }
     }
 
     /// The indent of Apple's layout (none when compact).
     private static func tabs(_ count: Int, _ compact: Bool, _ out: inout ByteSink) {
         if !compact { out.append(repeating: 0x09, count: count) }
-    }
-
-    /// The line break after an element in Apple's layout (none when compact).
-    @inline(__always)
-    private static func newline(_ compact: Bool, _ out: inout ByteSink) {
-        if !compact { out.append(0x0A) }
     }
 
     /// `&`, `<`, `>` as entities, a carriage return as `&#13;`; characters XML 1.0
