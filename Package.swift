@@ -7,6 +7,7 @@
 // draws this graph):
 //   PropertyList                      values, limits, errors, binary codec
 //   PropertyListXML → PropertyList    XML codec (libxml2, through CLibXML2Bridge)
+//   PropertyListOpenStep → PropertyList  OpenStep text and .strings reader
 //   UserInfo → PropertyList           the ten-type userInfo model, Codable
 //   TypedJSON → UserInfo              strict JSON, typed JSON, plain JSON
 //   KeyedArchive → UserInfo           NSKeyedArchiver archives, profiles
@@ -30,6 +31,7 @@ let package = Package(
     products: [
         .library(name: "PropertyList", targets: ["PropertyList"]),
         .library(name: "PropertyListXML", targets: ["PropertyListXML"]),
+        .library(name: "PropertyListOpenStep", targets: ["PropertyListOpenStep"]),
         .library(name: "UserInfo", targets: ["UserInfo"]),
         .library(name: "TypedJSON", targets: ["TypedJSON"]),
         .library(name: "KeyedArchive", targets: ["KeyedArchive"]),
@@ -72,6 +74,11 @@ let package = Package(
         .target(
             name: "PropertyListXML",
             dependencies: ["PropertyList", "CLibXML2Bridge"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "PropertyListOpenStep",
+            dependencies: ["PropertyList"],
             swiftSettings: strictSettings
         ),
         .target(
@@ -216,6 +223,11 @@ let package = Package(
                 "DocumentFormats", "KeyedArchive", "UserInfo", "PropertyList", "PropertyListXML", "TypedJSON", "TestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "PropertyListOpenStepTests",
+            dependencies: ["PropertyListOpenStep", "PropertyList", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

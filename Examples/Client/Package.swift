@@ -19,6 +19,7 @@ let package = Package(
             dependencies: [
                 .product(name: "PropertyList", package: "ActivityCodec"),
                 .product(name: "PropertyListXML", package: "ActivityCodec"),
+                .product(name: "PropertyListOpenStep", package: "ActivityCodec"),
                 .product(name: "UserInfo", package: "ActivityCodec"),
                 .product(name: "TypedJSON", package: "ActivityCodec"),
                 .product(name: "KeyedArchive", package: "ActivityCodec"),

@@ -73,11 +73,11 @@ struct ArchitectureTests {
     @Test("the layers hold: no codec imports another codec, nothing below the format layer imports it")
     func layering() throws {
         let package = try Self.packageGraph()
-        let codecs: Set = ["PropertyListXML", "TypedJSON", "KeyedArchive", "MPUserInfo", "ActivityContainer"]
+        let codecs: Set = ["PropertyListXML", "PropertyListOpenStep", "TypedJSON", "KeyedArchive", "MPUserInfo", "ActivityContainer"]
         for codec in codecs {
             #expect(package[codec, default: []].isDisjoint(with: codecs), "\(codec) depends on another codec")
         }
-        for lower in ["PropertyList", "PropertyListXML", "UserInfo", "TypedJSON", "KeyedArchive", "MPUserInfo", "ActivityContainer"] {
+        for lower in ["PropertyList", "PropertyListXML", "PropertyListOpenStep", "UserInfo", "TypedJSON", "KeyedArchive", "MPUserInfo", "ActivityContainer"] {
             #expect(!package[lower, default: []].contains("DocumentFormats"))
         }
         #expect(!package["KeyedArchive", default: []].contains("PropertyListXML"), "KeyedArchive must not need libxml2")

@@ -4,6 +4,7 @@
 import Foundation
 import PropertyList
 import PropertyListXML
+import PropertyListOpenStep
 import UserInfo
 import TypedJSON
 import KeyedArchive
@@ -56,6 +57,11 @@ do {
     // PropertyListXML: the same value as XML, through libxml2.
     let xml = try XMLPropertyListWriter().write(plist)
     require(try XMLPropertyListReader().read(xml) == plist, "an XML property list round-trips")
+
+    // PropertyListOpenStep: an old-style text plist, as Xcode projects are written.
+    let openStep = try OpenStepReader().read(Data("{ name = \"café\"; list = (1, <2a>); }".utf8))
+    require(openStep == .dictionary(["name": .string("café"), "list": .array([.string("1"), .data(Data([0x2A]))])]),
+            "an OpenStep property list reads")
 
     // KeyedArchive: the four types a plain plist cannot hold, in an NSKeyedArchiver archive.
     let userInfo = UserInfoValue.dictionary(["id": .uuid(UUID()), "nothing": .null])

@@ -1,0 +1,554 @@
+public import FoundationEssentials
+public import PropertyList
+
+/// Reads OpenStep ("old-style ASCII") property lists and `.strings` files
+/// strictly (Specs/openstep.md): quoted and unquoted strings with CF's escapes,
+/// hex data, arrays, dictionaries, comments, GNUstep's typed forms, UTF-8 and
+/// UTF-16 with a byte-order mark; duplicate keys, unterminated strings and
+/// comments, bad escapes and the limits refused with a line, a column and a
+/// key path. Nesting is kept on a heap stack.
+///
+/// ```swift
+/// let project = try OpenStepReader().read(Data(contentsOf: pbxproj))
+/// ```
+public struct OpenStepReader: Sendable {
+    /// Bounds on the input and the value.
+    public var limits: PropertyListLimits
+
+    /// Creates a reader.
+    public init(limits: PropertyListLimits = .default) { self.limits = limits }
+
+    /// Reads one OpenStep property list or `.strings` file.
+    ///
+    /// - Throws: ``PropertyListError`` with the codes of Specs/openstep.md.
+    public func read(_ data: Data) throws(PropertyListError) -> PropertyListValue {
+        try limits.validate()
+        // inputTooLarge
+        guard data.count <= limits.maxInputBytes else {
+            throw PropertyListError(.inputTooLarge, "the input is \(data.count) bytes, over maxInputBytes \(limits.maxInputBytes)")
+        }
+        var parser = OpenStepParser(scalars: try Self.scalars(of: [UInt8](data)), limits: limits, inputBytes: data.count)
+        return try parser.parseDocument()
+    }
+
+    /// The text's Unicode scalars: UTF-8 (an optional byte-order mark dropped),
+    /// or UTF-16 after its byte-order mark.
+    static func scalars(of bytes: [UInt8]) throws(PropertyListError) -> [Unicode.Scalar] {
+        if bytes.count >= 2, (bytes[0] == 0xFE && bytes[1] == 0xFF) || (bytes[0] == 0xFF && bytes[1] == 0xFE) {
+            let bigEndian = bytes[0] == 0xFE
+            // invalidUTF8 (the code of every text that is not Unicode): an odd byte, a lone surrogate.
+            guard bytes.count % 2 == 0 else { throw PropertyListError(.invalidUTF8, "UTF-16 text of an odd number of bytes", at: .byteOffset(bytes.count - 1)) }
+            var units: [UInt16] = []
+            units.reserveCapacity(bytes.count / 2 - 1)
+            var index = 2
+            while index < bytes.count {
+                units.append(bigEndian ? UInt16(bytes[index]) << 8 | UInt16(bytes[index + 1]) : UInt16(bytes[index + 1]) << 8 | UInt16(bytes[index]))
+                index += 2
+            }
+            var scalars: [Unicode.Scalar] = []
+            var decoder = UTF16()
+            var iterator = units.makeIterator()
+            loop: while true {
+                switch decoder.decode(&iterator) {
+                case .scalarValue(let scalar): scalars.append(scalar)
+                case .emptyInput: break loop
+                case .error: throw PropertyListError(.invalidUTF8, "UTF-16 text with an unpaired surrogate", at: .byteOffset(2 + 2 * scalars.count))
+                }
+            }
+            return scalars
+        }
+        let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
+        guard let text = String(validating: body, as: UTF8.self) else {
+            throw PropertyListError(.invalidUTF8, "the text is neither UTF-8 nor UTF-16 with a byte-order mark", at: .byteOffset(0))
+        }
+        return Array(text.unicodeScalars)
+    }
+}
+
+/// The parser: a cursor over the scalars and a stack of open containers.
+private struct OpenStepParser {
+    private enum Frame {
+        /// An array: its elements so far, and whether a comma must come before the next.
+        case array([PropertyListValue], needsComma: Bool)
+        /// A dictionary: its entries and the key waiting for its value; `braced`
+        /// false for a `.strings` file's top level.
+        case dictionary(PropertyListDictionary, key: String?, braced: Bool)
+    }
+
+    let scalars: [Unicode.Scalar]
+    var position = 0
+    let limits: PropertyListLimits
+    private var stack: [Frame] = []
+    var objects = 0
+    var expandedSize = 0
+    let expansionBudget: Int
+
+    init(scalars: [Unicode.Scalar], limits: PropertyListLimits, inputBytes: Int) {
+        self.scalars = scalars
+        self.limits = limits
+        expansionBudget = limits.expansionBudget(inputBytes: inputBytes)
+    }
+
+    // MARK: Errors
+
+    /// The key path of the place being read.
+    private var keyPath: PropertyListKeyPath {
+        var components: [PropertyListKeyPath.Component] = []
+        for frame in stack {
+            switch frame {
+            case .array(let elements, _): components.append(.index(elements.count))
+            case .dictionary(_, let key, _): if let key { components.append(.key(key)) }
+            }
+        }
+        return PropertyListKeyPath(components)
+    }
+
+    private func failure(_ code: ErrorCode, _ reason: String, at index: Int? = nil) -> PropertyListError {
+        let at = min(index ?? position, scalars.count)
+        var line = 1, column = 1, cursor = 0
+        while cursor < at {
+            let scalar = scalars[cursor]
+            if scalar == "\n" || scalar == "\u{2028}" || scalar == "\u{2029}" || (scalar == "\r" && (cursor + 1 >= scalars.count || scalars[cursor + 1] != "\n")) {
+                line += 1
+                column = 1
+            } else if scalar != "\r" {
+                column += 1
+            }
+            cursor += 1
+        }
+        return PropertyListError(code, reason, at: .lineColumn(line: line, column: column), keyPath: keyPath)
+    }
+
+    // MARK: Characters
+
+    private static func isUnquoted(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar {
+        case "a"..."z", "A"..."Z", "0"..."9", "_", "$", "/", ":", ".", "-": return true
+        default: return false
+        }
+    }
+
+    private static func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+        (0x09...0x0D).contains(scalar.value) || scalar == " " || scalar == "\u{2028}" || scalar == "\u{2029}"
+    }
+
+    /// Skips whitespace and comments; true when a character follows.
+    private mutating func skipSpace() throws(PropertyListError) -> Bool {
+        while position < scalars.count {
+            let scalar = scalars[position]
+            if Self.isSpace(scalar) { position += 1; continue }
+            if scalar == "/", position + 1 < scalars.count {
+                if scalars[position + 1] == "/" {
+                    position += 2
+                    while position < scalars.count, !["\n", "\r", "\u{2028}", "\u{2029}"].contains(scalars[position]) { position += 1 }
+                    continue
+                }
+                if scalars[position + 1] == "*" {
+                    let start = position
+                    position += 2
+                    var closed = false
+                    while position + 1 < scalars.count {
+                        if scalars[position] == "*" && scalars[position + 1] == "/" { closed = true; break }
+                        position += 1
+                    }
+                    // unterminatedComment
+                    guard closed else { throw failure(.unterminatedComment, "a /* comment is not closed", at: start) }
+                    position += 2
+                    continue
+                }
+            }
+            return true
+        }
+        return false
+    }
+
+    // MARK: Document
+
+    mutating func parseDocument() throws(PropertyListError) -> PropertyListValue {
+        // truncated: a document holds a value.
+        guard try skipSpace() else { throw failure(.truncated, "the text holds no value") }
+        let first = scalars[position]
+        if first == "\"" || first == "'" || Self.isUnquoted(first) {
+            // A string, or a .strings file: the string followed by = or ;.
+            let start = position
+            let string = try parseString()
+            let more = try skipSpace()
+            if !more { return try counted(.string(string), at: start) }
+            guard scalars[position] == "=" || scalars[position] == ";" else {
+                throw failure(.trailingBytes, "text follows the top value")
+            }
+            position = start
+            try open(.dictionary(PropertyListDictionary(), key: nil, braced: false), at: start)
+            return try parseValues()
+        }
+        let value = try parseValues()
+        // trailingBytes: nothing after the top value but space and comments.
+        guard try !skipSpace() else { throw failure(.trailingBytes, "text follows the top value") }
+        return value
+    }
+
+    /// Reads values until the stack is empty again.
+    private mutating func parseValues() throws(PropertyListError) -> PropertyListValue {
+        // The top value (unless a .strings file's dictionary is already open).
+        if stack.isEmpty {
+            if let value = try parseValueOrOpen() { return value }
+        }
+        while true {
+            guard try skipSpace() else {
+                // A .strings file ends at the end of the text.
+                if stack.count == 1, case .dictionary(let dictionary, let key, false) = stack[0], key == nil {
+                    stack.removeAll()
+                    return .dictionary(dictionary)
+                }
+                throw failure(.truncated, "the text ends inside \(stack.count) open container\(stack.count == 1 ? "" : "s")")
+            }
+            let last = stack.count - 1
+            let scalar = scalars[position]
+            var finished: PropertyListValue?
+            switch stack[last] {
+            case .array(let elements, let needsComma):
+                if scalar == ")" {
+                    // A trailing comma is allowed (CF).
+                    position += 1
+                    finished = .array(elements)
+                } else if needsComma {
+                    // unexpectedCharacter: between elements, a comma.
+                    guard scalar == "," else { throw failure(.unexpectedCharacter, "expected ',' or ')' in an array, found \(Self.show(scalar))") }
+                    position += 1
+                    stack[last] = .array(elements, needsComma: false)
+                    continue
+                } else {
+                    if let value = try parseValueOrOpen() { try deliver(value) }
+                    continue
+                }
+            case .dictionary(let dictionary, let key, let braced):
+                if let key {
+                    // After a key: = value, or ; (the key is its own value).
+                    if scalar == "=" {
+                        position += 1
+                        if let value = try parseValueOrOpen() { try deliver(value) }
+                        continue
+                    }
+                    if scalar == ";" {
+                        position += 1
+                        try deliver(.string(key), shortcut: true)
+                        continue
+                    }
+                    throw failure(.unexpectedCharacter, "expected '=' or ';' after a key, found \(Self.show(scalar))")
+                }
+                if braced && scalar == "}" {
+                    position += 1
+                    finished = .dictionary(dictionary)
+                } else if scalar == "\"" || scalar == "'" || Self.isUnquoted(scalar) {
+                    let start = position
+                    let newKey = try parseString()
+                    try count(payload: newKey.utf8.count, at: start)
+                    stack[last] = .dictionary(dictionary, key: newKey, braced: braced)
+                    continue
+                } else {
+                    throw failure(.unexpectedCharacter, "expected a key\(braced ? " or '}'" : "") in a dictionary, found \(Self.show(scalar))")
+                }
+            }
+            if let finished {
+                stack.removeLast()
+                if stack.isEmpty { return finished }
+                try deliver(finished)
+            }
+        }
+    }
+
+    /// Hands a finished value to the innermost container.
+    private mutating func deliver(_ value: PropertyListValue, shortcut: Bool = false) throws(PropertyListError) {
+        let last = stack.count - 1
+        switch stack[last] {
+        case .array(var elements, _):
+            stack[last] = .array([], needsComma: false)   // moves the elements out: no copy on append
+            elements.append(value)
+            // collectionLimitExceeded
+            guard elements.count <= limits.maxCollectionCount else {
+                throw failure(.collectionLimitExceeded, "an array of more than \(limits.maxCollectionCount) elements (maxCollectionCount)")
+            }
+            stack[last] = .array(elements, needsComma: true)
+        case .dictionary(var dictionary, let key, let braced):
+            guard let key else { preconditionFailure("a dictionary value follows its key") }
+            stack[last] = .dictionary(PropertyListDictionary(), key: key, braced: braced)
+            // duplicateKey: each key once.
+            guard dictionary.insertNew(value, forKey: key) else {
+                stack[last] = .dictionary(dictionary, key: key, braced: braced)
+                throw failure(.duplicateKey, "key \"\(key)\" appears more than once")
+            }
+            // collectionLimitExceeded
+            guard dictionary.count <= limits.maxCollectionCount else {
+                throw failure(.collectionLimitExceeded, "a dictionary of more than \(limits.maxCollectionCount) entries (maxCollectionCount)")
+            }
+            if !shortcut {
+                // Every entry ends in ';'.
+                guard try skipSpace() else {
+                    stack[last] = .dictionary(dictionary, key: key, braced: braced)
+                    throw failure(.truncated, "the text ends where ';' should end the entry")
+                }
+                guard scalars[position] == ";" else {
+                    stack[last] = .dictionary(dictionary, key: key, braced: braced)
+                    throw failure(.unexpectedCharacter, "expected ';' after the value of \"\(key)\", found \(Self.show(scalars[position]))")
+                }
+                position += 1
+            }
+            stack[last] = .dictionary(dictionary, key: nil, braced: braced)
+            return
+        }
+    }
+
+    /// Reads a scalar value (returned) or opens a container (nil).
+    private mutating func parseValueOrOpen() throws(PropertyListError) -> PropertyListValue? {
+        guard try skipSpace() else { throw failure(.truncated, "the text ends where a value should be") }
+        let start = position
+        let scalar = scalars[position]
+        switch scalar {
+        case "{":
+            position += 1
+            try open(.dictionary(PropertyListDictionary(), key: nil, braced: true), at: start)
+            return nil
+        case "(":
+            position += 1
+            try open(.array([], needsComma: false), at: start)
+            return nil
+        case "<":
+            return try counted(try parseAngled(), at: start)
+        case "\"", "'":
+            let string = try parseString()
+            return try counted(.string(string), at: start)
+        default:
+            if Self.isUnquoted(scalar) {
+                let string = try parseString()
+                return try counted(.string(string), at: start)
+            }
+            throw failure(.unexpectedCharacter, "expected a value, found \(Self.show(scalar))")
+        }
+    }
+
+    private mutating func open(_ frame: Frame, at start: Int) throws(PropertyListError) {
+        _ = try counted(.null, at: start)
+        // depthLimitExceeded
+        guard stack.count < limits.maxDepth else {
+            throw failure(.depthLimitExceeded, "containers nest deeper than \(limits.maxDepth) (maxDepth)", at: start)
+        }
+        stack.append(frame)
+    }
+
+    /// Counts a value against the object limit and the expansion budget.
+    private mutating func counted(_ value: PropertyListValue, at start: Int) throws(PropertyListError) -> PropertyListValue {
+        try count(payload: value.payloadBytes, at: start)
+        return value
+    }
+
+    private mutating func count(payload: Int, at start: Int) throws(PropertyListError) {
+        objects += 1
+        // objectLimitExceeded
+        guard objects <= limits.maxObjects else {
+            throw failure(.objectLimitExceeded, "more than \(limits.maxObjects) values (maxObjects)", at: start)
+        }
+        expandedSize = ExpandedSize.add(expandedSize, ExpandedSize.node(depth: stack.count, payload: payload))
+        // expansionLimitExceeded
+        guard expandedSize <= expansionBudget else {
+            throw failure(.expansionLimitExceeded, "the value expands past \(expansionBudget) bytes (the budget for its input)", at: start)
+        }
+    }
+
+    // MARK: Strings
+
+    /// A quoted or unquoted string at the cursor.
+    private mutating func parseString() throws(PropertyListError) -> String {
+        let start = position
+        let quote = scalars[position]
+        var string = String.UnicodeScalarView()
+        if quote == "\"" || quote == "'" {
+            position += 1
+            while true {
+                // unterminatedString
+                guard position < scalars.count else { throw failure(.unterminatedString, "a quoted string is not closed", at: start) }
+                let scalar = scalars[position]
+                if scalar == quote { position += 1; break }
+                if scalar == "\\" {
+                    position += 1
+                    string.append(try escape(at: position - 1))
+                } else {
+                    string.append(scalar)
+                    position += 1
+                }
+                try checkLength(string, start)
+            }
+        } else {
+            while position < scalars.count, Self.isUnquoted(scalars[position]) {
+                string.append(scalars[position])
+                position += 1
+            }
+            try checkLength(string, start)
+        }
+        return String(string)
+    }
+
+    private func checkLength(_ string: String.UnicodeScalarView, _ start: Int) throws(PropertyListError) {
+        // stringLimitExceeded (counted in UTF-8 bytes, checked as the string grows)
+        if string.count * 4 > limits.maxStringBytes, String(string).utf8.count > limits.maxStringBytes {
+            throw failure(.stringLimitExceeded, "a string longer than \(limits.maxStringBytes) bytes (maxStringBytes)", at: start)
+        }
+    }
+
+    /// The character of an escape; the cursor is after the backslash.
+    private mutating func escape(at start: Int) throws(PropertyListError) -> Unicode.Scalar {
+        guard position < scalars.count else { throw failure(.unterminatedString, "a quoted string is not closed", at: start) }
+        let scalar = scalars[position]
+        position += 1
+        switch scalar {
+        case "a": return "\u{07}"
+        case "b": return "\u{08}"
+        case "f": return "\u{0C}"
+        case "n", "\n": return "\n"
+        case "r": return "\r"
+        case "t": return "\t"
+        case "v": return "\u{0B}"
+        case "\"", "'", "\\": return scalar
+        case "0"..."7":
+            var value = scalar.value - 0x30
+            for _ in 0..<2 {
+                guard position < scalars.count, ("0"..."7").contains(scalars[position]) else { break }
+                value = value * 8 + scalars[position].value - 0x30
+                position += 1
+            }
+            // invalidEscape: CF maps octal escapes above \177 through the NeXTSTEP encoding.
+            guard value < 0x80 else { throw failure(.invalidEscape, "an octal escape above \\177 (CF reads it in the NeXTSTEP encoding)", at: start) }
+            return Unicode.Scalar(value)!
+        case "U":
+            var unit: UInt32 = 0
+            for _ in 0..<4 {
+                guard position < scalars.count, let digit = Self.hexValue(scalars[position]) else {
+                    throw failure(.invalidEscape, "\\U takes four hexadecimal digits", at: start)
+                }
+                unit = unit << 4 | UInt32(digit)
+                position += 1
+            }
+            if (0xD800...0xDBFF).contains(unit) {
+                // A high surrogate: a \U low surrogate must follow.
+                guard position + 5 < scalars.count + 0, scalars[position] == "\\", scalars[position + 1] == "U" else {
+                    throw failure(.invalidEscape, "a \\U high surrogate without its low surrogate", at: start)
+                }
+                position += 2
+                var low: UInt32 = 0
+                for _ in 0..<4 {
+                    guard position < scalars.count, let digit = Self.hexValue(scalars[position]) else {
+                        throw failure(.invalidEscape, "\\U takes four hexadecimal digits", at: start)
+                    }
+                    low = low << 4 | UInt32(digit)
+                    position += 1
+                }
+                guard (0xDC00...0xDFFF).contains(low) else { throw failure(.invalidEscape, "a \\U high surrogate without its low surrogate", at: start) }
+                return Unicode.Scalar(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00))!
+            }
+            guard let result = Unicode.Scalar(unit) else { throw failure(.invalidEscape, "a lone \\U low surrogate", at: start) }
+            return result
+        default:
+            throw failure(.invalidEscape, "\\\(scalar) is no escape (CF keeps the character; we refuse)", at: start)
+        }
+    }
+
+    private static func hexValue(_ scalar: Unicode.Scalar) -> UInt8? {
+        switch scalar {
+        case "0"..."9": return UInt8(scalar.value - 0x30)
+        case "a"..."f": return UInt8(scalar.value - 0x61 + 10)
+        case "A"..."F": return UInt8(scalar.value - 0x41 + 10)
+        default: return nil
+        }
+    }
+
+    // MARK: <data> and <*typed>
+
+    private mutating func parseAngled() throws(PropertyListError) -> PropertyListValue {
+        let start = position
+        position += 1
+        if position < scalars.count, scalars[position] == "*" {
+            position += 1
+            var text = String.UnicodeScalarView()
+            while position < scalars.count, scalars[position] != ">" {
+                text.append(scalars[position])
+                position += 1
+                guard text.count <= 64 else { break }
+            }
+            guard position < scalars.count, scalars[position] == ">" else {
+                throw failure(.invalidTypedValue, "a <* typed value is not closed by '>'", at: start)
+            }
+            position += 1
+            return try typed(String(text), at: start)
+        }
+        var bytes: [UInt8] = []
+        var high: UInt8?
+        while true {
+            guard position < scalars.count else { throw failure(.invalidHexData, "data is not closed by '>'", at: start) }
+            let scalar = scalars[position]
+            position += 1
+            if scalar == ">" { break }
+            if let digit = Self.hexValue(scalar) {
+                if let first = high {
+                    bytes.append(first << 4 | digit)
+                    high = nil
+                    // dataLimitExceeded
+                    guard bytes.count <= limits.maxDataBytes else {
+                        throw failure(.dataLimitExceeded, "data longer than \(limits.maxDataBytes) bytes (maxDataBytes)", at: start)
+                    }
+                } else {
+                    high = digit
+                }
+            } else if high == nil, scalar == " " || scalar == "\t" || scalar == "\n" || scalar == "\r" || scalar == "\u{2028}" || scalar == "\u{2029}" {
+                continue
+            } else {
+                // invalidHexData: hex digit pairs and whitespace between them.
+                throw failure(.invalidHexData, high == nil ? "\(Self.show(scalar)) in data" : "an odd hex digit in data", at: position - 1)
+            }
+        }
+        guard high == nil else { throw failure(.invalidHexData, "an odd number of hex digits in data", at: start) }
+        return .data(Data(bytes))
+    }
+
+    /// GNUstep's typed forms: `I`, `R`, `B`, `D`.
+    private func typed(_ text: String, at start: Int) throws(PropertyListError) -> PropertyListValue {
+        // invalidTypedValue
+        let kind = text.first
+        let body = String(text.dropFirst())
+        switch kind {
+        case "I":
+            if let integer = PropertyListInteger(decimal: body) { return .integer(integer) }
+        case "R":
+            if let real = Double(body), real.isFinite { return .real(real) }
+        case "B":
+            if body == "Y" { return .bool(true) }
+            if body == "N" { return .bool(false) }
+        case "D":
+            if let seconds = Self.gnustepDate(body) { return .date(Date(timeIntervalSinceReferenceDate: seconds)) }
+        default:
+            break
+        }
+        throw failure(.invalidTypedValue, "<*\(text)> is not a GNUstep integer, real, boolean or date", at: start)
+    }
+
+    /// `YYYY-MM-DD HH:MM:SS ±HHMM` as seconds since 2001.
+    static func gnustepDate(_ text: String) -> Double? {
+        let parts = text.split(separator: " ")
+        guard parts.count == 3 else { return nil }
+        let day = parts[0].split(separator: "-"), time = parts[1].split(separator: ":")
+        let zone = parts[2]
+        guard day.count == 3, time.count == 3, zone.count == 5, let sign = zone.first, sign == "+" || sign == "-",
+              day.allSatisfy({ $0.allSatisfy(\.isASCII) }), day[0].count == 4, day[1].count == 2, day[2].count == 2,
+              time.allSatisfy({ $0.count == 2 }),
+              let year = Int(day[0]), let month = Int(day[1]), let dayOfMonth = Int(day[2]),
+              let hour = Int(time[0]), let minute = Int(time[1]), let second = Int(time[2]),
+              let zoneHours = Int(zone.dropFirst().prefix(2)), let zoneMinutes = Int(zone.suffix(2)) else { return nil }
+        let civil = CivilTime(year: year, month: month, day: dayOfMonth, hour: hour, minute: minute, second: second)
+        guard civil.isValid, zoneHours < 24, zoneMinutes < 60 else { return nil }
+        let offset = Double((zoneHours * 60 + zoneMinutes) * 60) * (sign == "-" ? -1 : 1)
+        let seconds = Double(civil.secondsSinceReference) - offset
+        return PropertyListValue.isValidDate(seconds) ? seconds : nil
+    }
+
+    private static func show(_ scalar: Unicode.Scalar) -> String {
+        scalar.value < 0x20 || scalar.value == 0x7F ? "U+\(String(scalar.value, radix: 16, uppercase: true))" : "'\(scalar)'"
+    }
+}
