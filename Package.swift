@@ -134,6 +134,7 @@ let package = Package(
             name: "plistkit",
             dependencies: [
                 "PropertyList",
+                "PropertyListOpenStep",
                 "UserInfo",
                 "TypedJSON",
                 "KeyedArchive",

@@ -137,7 +137,8 @@ struct CLITests {
 
     @Test("convert over an existing file keeps it intact when the conversion fails")
     func convertFailureKeepsExisting() throws {
-        let (directory, file) = try Self.scratch("in.bplist", [0x62, 0x70])
+        // A truncated binary plist (two bytes "bp" would now read as an OpenStep string).
+        let (directory, file) = try Self.scratch("in.bplist", Array("bplist00".utf8))
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent("existing.bplist")
         try Data("precious".utf8).write(to: output)

@@ -380,3 +380,39 @@ struct MoreOptionsCLITests {
         #expect(try run(CLITests.plistkit, ["convert", source.path, "--format", "swift", "--header", "-o", output.path]).status == 64)
     }
 }
+
+/// OpenStep input (Specs/plistkit.md, "Key paths": detection; Specs/openstep.md).
+@Suite("plistkit reads OpenStep text and .strings files")
+struct OpenStepCLITests {
+    static func text(_ data: Data) -> String { String(decoding: data, as: UTF8.self) }
+
+    @Test("print, convert and extract read OpenStep; edits need --format until the writer lands; errors come from the reader that read further")
+    func openStep() throws {
+        let directory = try Peers.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let strings = directory.appendingPathComponent("Localizable.strings")
+        try Data("/* Greeting */\n\"hello\" = \"Bonjour\";\n\"OK\";\n".utf8).write(to: strings)
+        let json = try run(CLITests.plistkit, ["convert", strings.path, "--format", "json"])
+        #expect(Self.text(json.stdout) == #"{"OK":"OK","hello":"Bonjour"}"#)
+        let project = directory.appendingPathComponent("project.pbxproj")
+        try Data("// !$*UTF8*$!\n{ objects = { A1 /* x */ = { isa = PBXFileReference; path = \"a b.swift\"; }; }; rootObject = A1; }\n".utf8).write(to: project)
+        #expect(Self.text(try run(CLITests.plistkit, ["extract", "objects.A1.path", "raw", project.path]).stdout) == "a b.swift\n")
+        let printed = try run(CLITests.plistkit, ["print", project.path])
+        #expect(printed.status == 0 && Self.text(printed.stdout).contains("\"isa\" => \"PBXFileReference\""))
+        let before = try Data(contentsOf: project)
+        let refused = try run(CLITests.plistkit, ["insert", "extra", project.path, "--string", "x"])
+        #expect(refused.status == 1 && Self.text(refused.stderr).contains("unrepresentableValue: OpenStep text cannot be written yet"))
+        #expect(try Data(contentsOf: project) == before)
+        let converted = directory.appendingPathComponent("project.xml")
+        #expect(try run(CLITests.plistkit, ["insert", "extra", project.path, "--string", "x", "--format", "xml1", "-o", converted.path]).status == 0)
+        #expect(Self.text(try run(CLITests.plistkit, ["extract", "extra", "raw", converted.path]).stdout) == "x\n")
+        // JSON and OpenStep both refuse: the error of the one that read further.
+        let brokenJSON = directory.appendingPathComponent("a.json")
+        try Data(#"{"a": [1, 2"#.utf8).write(to: brokenJSON)
+        #expect(Self.text(try run(CLITests.plistkit, ["print", brokenJSON.path]).stderr).contains(": invalidJSON: "))
+        let brokenOpenStep = directory.appendingPathComponent("b.plist")
+        try Data("{ a = (1, 2); b = c }".utf8).write(to: brokenOpenStep)
+        let error = Self.text(try run(CLITests.plistkit, ["print", brokenOpenStep.path]).stderr)
+        #expect(error.contains(": unexpectedCharacter: expected ';' after the value of \"b\""), "\(error)")
+    }
+}

@@ -2,6 +2,7 @@ import ArgumentParser
 import DocumentFormats
 import FoundationEssentials
 import PropertyList
+import PropertyListOpenStep
 import TypedJSON
 
 // plutil's key-path verbs (Specs/plistkit.md, "Key paths"): extract, type,
@@ -11,16 +12,34 @@ import TypedJSON
 
 /// A whole input document and the format it came in.
 enum InputDocument {
-    /// Reads a binary or XML property list, or plain JSON (`{`, `[` or `"`
-    /// first, after whitespace), as `plutil` reads all three.
-    static func read(_ bytes: [UInt8]) throws -> (value: PropertyListValue, format: Document.OutputFormat) {
+    /// Reads a binary or XML property list, plain JSON, or an OpenStep text
+    /// property list or `.strings` file, as `plutil` reads all four. Binary and
+    /// XML are told by their first bytes; a text starting with `[` is JSON;
+    /// one starting with `{` or `"` is read as JSON, then as OpenStep (when
+    /// both refuse it, the error of the one that read further is reported);
+    /// anything else is OpenStep. The format is nil for OpenStep (not written yet).
+    static func read(_ bytes: [UInt8]) throws -> (value: PropertyListValue, format: Document.OutputFormat?) {
         if let format = PropertyListFormat.detect(bytes) {
             return (try Document.read(bytes, as: format), Document.OutputFormat(format))
         }
-        if let first = bytes.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }), [0x7B, 0x5B, 0x22].contains(first) {
+        let first = bytes.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) })
+        if first == 0x5B {
             return (try PlainJSONReader().read(Data(bytes)), .json)
         }
-        throw PropertyListError(.unknownFormat, "not a property list (neither binary, XML nor JSON)", at: .byteOffset(0))
+        if first == 0x7B || first == 0x22 {
+            let jsonError: PropertyListError
+            do { return (try PlainJSONReader().read(Data(bytes)), .json) } catch { jsonError = error }
+            do { return (try OpenStepReader().read(Data(bytes)), nil) } catch {
+                throw Self.further(jsonError, error)
+            }
+        }
+        return (try OpenStepReader().read(Data(bytes)), nil)
+    }
+
+    /// Of two text readers' errors, the one found further into the text.
+    private static func further(_ a: PropertyListError, _ b: PropertyListError) -> PropertyListError {
+        guard case .lineColumn(let lineA, let columnA) = a.location, case .lineColumn(let lineB, let columnB) = b.location else { return b }
+        return (lineA, columnA) > (lineB, columnB) ? a : b
     }
 }
 
@@ -247,8 +266,12 @@ struct EditOutputOptions: ParsableArguments {
     }
 
     /// Writes the edited value (atomically: the file is replaced or left as it was).
-    func write(_ value: PropertyListValue, inputFormat: Document.OutputFormat, file: String) throws {
-        let bytes = try Document.writeBytes(value, as: format?.output ?? inputFormat, keyOrder: style.keyOrder, readable: style.readable, compact: style.compact)
+    func write(_ value: PropertyListValue, inputFormat: Document.OutputFormat?, file: String) throws {
+        // unrepresentableValue: OpenStep input has no writer yet; --format says what to write.
+        guard let outputFormat = format?.output ?? inputFormat else {
+            throw PropertyListError(.unrepresentableValue, "OpenStep text cannot be written yet: give --format binary1, xml1 or json")
+        }
+        let bytes = try Document.writeBytes(value, as: outputFormat, keyOrder: style.keyOrder, readable: style.readable, compact: style.compact)
         try Files.write(bytes, to: output ?? file)
     }
 }
