@@ -127,7 +127,7 @@ let package = Package(
         ),
         .target(
             name: "FuzzChecks",
-            dependencies: ["PropertyList", "PropertyListXML", "UserInfo", "TypedJSON", "KeyedArchive", "MPUserInfo", "ActivityContainer", "DocumentFormats", "Handoff"],
+            dependencies: ["PropertyList", "PropertyListXML", "PropertyListOpenStep", "UserInfo", "TypedJSON", "KeyedArchive", "MPUserInfo", "ActivityContainer", "DocumentFormats", "Handoff"],
             swiftSettings: strictSettings
         ),
         .executableTarget(

@@ -21,6 +21,7 @@ let package = Package(
         fuzzTarget("FuzzTypedJSONRead"),
         fuzzTarget("FuzzMPDecode"),
         fuzzTarget("FuzzContainerDecode"),
+        fuzzTarget("FuzzOpenStepRead"),
         fuzzTarget("FuzzDifferentialFoundation", [
             .product(name: "PropertyList", package: "ActivityCodec"),
             .product(name: "PropertyListXML", package: "ActivityCodec"),

@@ -112,6 +112,27 @@ for path in sorted((golden / "container").glob("*/*.container")):
     if path.parent.name == "valid":
         write("payload-decode", 0, path.read_bytes(), path.stem)
 
+# OpenStep texts (Specs/openstep.md): a project file, a .strings file, escapes,
+# data and GNUstep typed values, UTF-16 with either byte-order mark; each also cut in half.
+openstep_texts = [
+    '// !$*UTF8*$!\n{\n\tarchiveVersion = 1;\n\tclasses = {\n\t};\n\tobjects = {\n\t\t1A2B /* main.swift */ = {isa = PBXBuildFile; fileRef = 5E6F; };\n\t\tFILES = (\n\t\t\t"a b.swift",\n\t\t\tc/d.swift,\n\t\t);\n\t};\n\trootObject = 9C0D /* Project object */;\n}\n',
+    '/* Greeting */\n"hello" = "Bonjour";\n"bye" = "Au revoir"; // informal\n"OK";\nmenu.title = Fichier;\n',
+    '"tab\\there\\n\\"q\\" \\\'s\\\' back\\\\slash \\101 caf\\U00e9 \\UD83D\\UDE00"',
+    '(<0fA1 2b ff>, <>, <*I-12>, <*R1.5>, <*BY>, <*BN>, <*D2001-01-01 00:00:10 +0000>, a, "b",)',
+    '{ a = { b = ( x, "y" ); }; c = <00>; }',
+    '( )',
+    'word',
+    '{ k = "\u00e9\U0001F600"; }',
+]
+for number, text in enumerate(openstep_texts):
+    data = text.encode("utf-8")
+    write("openstep-read", 0, data, f"text{number}")
+    write("openstep-read", 0, data[: len(data) // 2], f"text{number}-half")
+unicode_text = '{ k = "\u00e9\U0001F600"; }'
+write("openstep-read", 0, b"\xfe\xff" + unicode_text.encode("utf-16-be"), "utf16be")
+write("openstep-read", 0, b"\xff\xfe" + unicode_text.encode("utf-16-le"), "utf16le")
+write("openstep-read", 0, b"\xef\xbb\xbf" + unicode_text.encode("utf-8"), "utf8bom")
+
 for target in ("binary-decode", "xml-decode", "keyed-decode", "payload-decode", "typed-json-read", "differential-foundation",
-               "mp-decode", "container-decode"):
+               "mp-decode", "container-decode", "openstep-read"):
     print(target, len(list((root / "Corpus" / target).iterdir())))

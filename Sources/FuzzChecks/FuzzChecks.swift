@@ -7,6 +7,7 @@ import UserInfo
 import TypedJSON
 import DocumentFormats
 import MPUserInfo
+import PropertyListOpenStep
 
 /// The entry points the fuzz targets drive, by the name used in `Fuzz/`,
 /// `Corpus/<name>/` and `Corpus/regressions/<name>-*`.
@@ -18,6 +19,7 @@ public enum FuzzEntryPoint: String, Sendable, CaseIterable {
     case typedJSONRead = "typed-json-read"
     case mpDecode = "mp-decode"
     case containerDecode = "container-decode"
+    case openStepRead = "openstep-read"
 }
 
 /// A broken round trip: a value that decoded but did not survive re-encoding.
@@ -74,6 +76,11 @@ public enum FuzzChecks {
             try MPRoundTrip(expandedSize: size).check(userInfo)
         case .containerDecode:
             try ContainerRoundTrip(limits: limits).check(document)
+        case .openStepRead:
+            // An OpenStep text that reads must survive every format that can carry it.
+            guard let value = try? OpenStepReader(limits: limits).read(document) else { return }
+            let size = try CostOracle(entryPoint: entryPoint).expandedSize(of: value, budget: budget)
+            try PropertyListRoundTrip(entryPoint: entryPoint, expandedSize: size).check(value)
         }
     }
 }

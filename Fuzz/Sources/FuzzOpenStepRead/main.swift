@@ -1,0 +1,10 @@
+// libFuzzer target for the .openStepRead oracle of FuzzChecks (Specs/fuzzing.md).
+import FuzzChecks
+import FuzzDriver
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOneInput(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+    FuzzChecks.fuzz(.openStepRead, start, count)
+}
+
+runLibFuzzer(fuzzOneInput)
