@@ -117,7 +117,7 @@ let package = Package(
         ),
         .target(
             name: "DocumentFormats",
-            dependencies: ["PropertyList", "PropertyListXML", "UserInfo", "TypedJSON", "KeyedArchive", "MPUserInfo", "ActivityContainer"],
+            dependencies: ["PropertyList", "PropertyListXML", "PropertyListOpenStep", "UserInfo", "TypedJSON", "KeyedArchive", "MPUserInfo", "ActivityContainer"],
             swiftSettings: strictSettings
         ),
         .target(
@@ -228,7 +228,8 @@ let package = Package(
         ),
         .testTarget(
             name: "PropertyListOpenStepTests",
-            dependencies: ["PropertyListOpenStep", "PropertyList", "TestSupport"],
+            dependencies: ["PropertyListOpenStep", "PropertyList", "TestSupport",
+                           .product(name: "PropertyBased", package: "swift-property-based")],
             swiftSettings: strictSettings
         ),
         .testTarget(

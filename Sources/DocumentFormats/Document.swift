@@ -1,6 +1,7 @@
 public import FoundationEssentials
 public import PropertyList
 import PropertyListXML
+import PropertyListOpenStep
 import TypedJSON
 
 /// The serialised forms of a whole property list that this package both reads
@@ -43,6 +44,10 @@ public enum Document {
         case json
         /// Typed JSON, indented, ending in a newline (Specs/typed-json.md).
         case typedJSON
+        /// OpenStep text (Specs/openstep.md, "Writer").
+        case openStep
+        /// A `.strings` file: a dictionary of strings (Specs/openstep.md, "Writer").
+        case strings
 
         /// The output format of a property-list format.
         public init(_ format: PropertyListFormat) {
@@ -101,6 +106,11 @@ public enum Document {
             return Array(try writer.write(value))
         case .typedJSON:
             return Array(TypedJSONWriter(pretty: true).write(value)) + [0x0A]
+        case .openStep, .strings:
+            var writer = OpenStepWriter(style: format == .openStep ? .propertyList : .strings,
+                                        maxDepth: limits.maxDepth, maxExpandedBytes: limits.maxExpandedBytes)
+            writer.keyOrder = keyOrder
+            return Array(try writer.write(value))
         }
     }
 

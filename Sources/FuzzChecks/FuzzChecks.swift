@@ -81,6 +81,15 @@ public enum FuzzChecks {
             guard let value = try? OpenStepReader(limits: limits).read(document) else { return }
             let size = try CostOracle(entryPoint: entryPoint).expandedSize(of: value, budget: budget)
             try PropertyListRoundTrip(entryPoint: entryPoint, expandedSize: size).check(value)
+            // And through OpenStep itself: every value the reader makes, the writer writes, and it reads back.
+            let text: Data
+            do { text = try OpenStepWriter().write(value) } catch {
+                throw FuzzFinding(entryPoint: entryPoint, message: "a value read from OpenStep does not write as OpenStep: \(error)")
+            }
+            try CostOracle(entryPoint: entryPoint).checkOutput(text.count, "OpenStep", expandedSize: size)
+            guard (try? OpenStepReader().read(text)) == value else {
+                throw FuzzFinding(entryPoint: entryPoint, message: "OpenStep round trip changed the value")
+            }
         }
     }
 }

@@ -6,7 +6,7 @@ import MPUserInfo
 import PropertyList
 import UserInfo
 
-/// MP userInfo (Specs/fuzzing.md, "mp-decode and container-decode"): a userInfo that decoded
+/// MP userInfo (Specs/fuzzing.md, "mp-decode, container-decode and openstep-read"): a userInfo that decoded
 /// must write back as MP to bytes that read to an equal value and that are a
 /// fixed point of read-then-write; as a keyed archive it must read back to
 /// the same value (the differential oracle: both of Apple's userInfo forms
@@ -45,7 +45,7 @@ struct MPRoundTrip {
     }
 }
 
-/// The activity container (Specs/fuzzing.md, "mp-decode and container-decode"): a container
+/// The activity container (Specs/fuzzing.md, "mp-decode, container-decode and openstep-read"): a container
 /// that decoded must write back, compressed as Apple's sender and not, to
 /// bytes that read to an equal container, writing being a fixed point of
 /// reading; its userInfo, when it decodes, must survive both userInfo forms.

@@ -9,6 +9,7 @@ import DocumentFormats
 enum ConvertFormat: String, CaseIterable, ExpressibleByArgument {
     case binary1, xml1, json
     case typedJSON = "typed-json"
+    case openstep, strings
     case swift, objc
 
     /// The document format; nil for the literal outputs (``LiteralOutput``).
@@ -18,6 +19,8 @@ enum ConvertFormat: String, CaseIterable, ExpressibleByArgument {
         case .xml1: return .xml
         case .json: return .json
         case .typedJSON: return .typedJSON
+        case .openstep: return .openStep
+        case .strings: return .strings
         case .swift, .objc: return nil
         }
     }

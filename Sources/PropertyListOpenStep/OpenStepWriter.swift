@@ -1,0 +1,157 @@
+public import FoundationEssentials
+public import PropertyList
+
+/// Writes OpenStep text property lists and `.strings` files, deterministically
+/// (Specs/openstep.md, "Writer"): tabs, `key = value;`, arrays one element per
+/// line with a trailing comma (Xcode's layout), strings quoted only where
+/// needed, data as `<hex>` in groups of four bytes. Integers, reals, booleans
+/// and dates are written in GNUstep's typed forms (`<*I…>`), which this
+/// package reads back exactly and CoreFoundation does not read: a property
+/// list of strings, data, arrays and dictionaries is one CF reads.
+///
+/// ```swift
+/// let text = try OpenStepWriter().write(.dictionary(["name": "café"]))
+/// ```
+public struct OpenStepWriter: Sendable {
+    /// What the writer writes.
+    public enum Style: Sendable, Hashable {
+        /// A property list: `{ … }`, `( … )`, or a scalar.
+        case propertyList
+        /// A `.strings` file: a dictionary of strings as `"key" = "value";` lines, no braces.
+        case strings
+    }
+
+    /// What is written (``Style/propertyList`` by default).
+    public var style: Style
+    /// The order of dictionary keys (``KeyOrder/sorted`` by default).
+    public var keyOrder: KeyOrder = .sorted
+    /// Deepest nesting written.
+    public var maxDepth: Int
+    /// The largest expanded size written (Specs/value-model.md, "Expanded size").
+    public var maxExpandedBytes: Int
+
+    /// Creates a writer.
+    public init(style: Style = .propertyList, maxDepth: Int = PropertyListLimits.default.maxDepth,
+                maxExpandedBytes: Int = PropertyListLimits.default.maxExpandedBytes) {
+        self.style = style
+        self.maxDepth = maxDepth
+        self.maxExpandedBytes = maxExpandedBytes
+    }
+
+    /// The UTF-8 text of `value`, ending in a newline.
+    ///
+    /// - Throws: ``PropertyListError``: ``ErrorCode/unrepresentableValue`` for a
+    ///   UID, a null, a non-finite real, or (``Style/strings``) anything but a
+    ///   dictionary of strings; ``ErrorCode/invalidDate``; the limits.
+    public func write(_ value: PropertyListValue) throws(PropertyListError) -> Data {
+        try PropertyListLimits(maxDepth: maxDepth, maxExpandedBytes: maxExpandedBytes).validate()
+        var meter = ExpansionMeter(limit: maxExpandedBytes)
+        var out = ""
+        switch style {
+        case .propertyList:
+            try append(value, depth: 0, meter: &meter, to: &out)
+            out += "\n"
+        case .strings:
+            // unrepresentableValue: a .strings file is a dictionary of strings.
+            guard case .dictionary(let dictionary) = value else {
+                throw PropertyListError(.unrepresentableValue, "a .strings file is a dictionary, not a \(value.typeName)")
+            }
+            try meter.charge(depth: 0, payload: 0)
+            for position in dictionary.writerOrder(keyOrder) {
+                let (key, member) = dictionary[position]
+                guard case .string(let string) = member else {
+                    throw PropertyListError(.unrepresentableValue, "a .strings file holds strings, not a \(member.typeName)", keyPath: PropertyListKeyPath([.key(key)]))
+                }
+                try meter.charge(depth: 1, payload: key.utf8.count + string.utf8.count)
+                out += Self.quoted(key) + " = " + Self.quoted(string) + ";\n"
+            }
+        }
+        return Data(out.utf8)
+    }
+
+    private func append(_ value: PropertyListValue, depth: Int, meter: inout ExpansionMeter, to out: inout String) throws(PropertyListError) {
+        try meter.charge(depth: depth, payload: value.payloadBytes)
+        switch value {
+        case .string(let string): out += Self.text(string)
+        case .data(let data):
+            out += "<"
+            for (position, byte) in data.enumerated() {
+                if position > 0 && position % 4 == 0 { out += " " }
+                out += Hex.lower(byte)
+            }
+            out += ">"
+        case .integer(let integer): out += "<*I\(integer)>"
+        case .real(let real):
+            guard real.isFinite else { throw PropertyListError(.unrepresentableValue, "OpenStep has no form for the real \(real)") }
+            out += "<*R\(real)>"
+        case .bool(let flag): out += flag ? "<*BY>" : "<*BN>"
+        case .date(let date):
+            guard let text = Self.gnustepDate(date.timeIntervalSinceReferenceDate) else {
+                throw PropertyListError(.invalidDate, "the date \(date.timeIntervalSinceReferenceDate) has no whole-second GNUstep form")
+            }
+            out += "<*D\(text)>"
+        case .uid, .null:
+            throw PropertyListError(.unrepresentableValue, "OpenStep has no form for a \(value.typeName)")
+        case .array(let elements):
+            guard depth < maxDepth else { throw PropertyListError(.depthLimitExceeded, "containers nest deeper than \(maxDepth)") }
+            out += "(\n"
+            for (position, element) in elements.enumerated() {
+                out += String(repeating: "\t", count: depth + 1)
+                do { try append(element, depth: depth + 1, meter: &meter, to: &out) } catch { throw error.inside(.index(position)) }
+                out += ",\n"
+            }
+            out += String(repeating: "\t", count: depth) + ")"
+        case .dictionary(let dictionary):
+            guard depth < maxDepth else { throw PropertyListError(.depthLimitExceeded, "containers nest deeper than \(maxDepth)") }
+            out += "{\n"
+            for position in dictionary.writerOrder(keyOrder) {
+                let (key, member) = dictionary[position]
+                try meter.charge(depth: depth + 1, payload: key.utf8.count)
+                out += String(repeating: "\t", count: depth + 1) + Self.text(key) + " = "
+                do { try append(member, depth: depth + 1, meter: &meter, to: &out) } catch { throw error.inside(.key(key)) }
+                out += ";\n"
+            }
+            out += String(repeating: "\t", count: depth) + "}"
+        }
+    }
+
+    /// A string bare when CF reads it back as itself unquoted, else quoted.
+    static func text(_ string: String) -> String {
+        let bare = !string.isEmpty && !string.contains("//") && !string.contains("/*")
+            && string.unicodeScalars.allSatisfy { scalar in
+                switch scalar {
+                case "a"..."z", "A"..."Z", "0"..."9", "_", "$", "/", ":", ".", "-": return true
+                default: return false
+                }
+            }
+        return bare ? string : quoted(string)
+    }
+
+    /// A quoted string: `\` and `"` escaped, line breaks and tabs as `\n`, `\r`,
+    /// `\t`, other controls as `\Uxxxx`; everything else as it is (UTF-8).
+    static func quoted(_ string: String) -> String {
+        var out = "\""
+        for scalar in string.unicodeScalars {
+            switch scalar {
+            case "\\": out += "\\\\"
+            case "\"": out += "\\\""
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F || scalar == "\u{2028}" || scalar == "\u{2029}":
+                let hex = String(scalar.value, radix: 16, uppercase: false)
+                out += "\\U" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+
+    /// `YYYY-MM-DD HH:MM:SS +0000` for whole seconds; nil otherwise.
+    static func gnustepDate(_ seconds: Double) -> String? {
+        guard PropertyListValue.isValidDate(seconds), seconds.rounded(.down) == seconds else { return nil }
+        guard let iso = CivilTime.iso8601(secondsSinceReference: seconds), iso.count == 20, iso.hasSuffix("Z") else { return nil }
+        // 2001-01-01T00:00:00Z → 2001-01-01 00:00:00 +0000
+        return String(iso.prefix(10)) + " " + String(iso.dropFirst(11).prefix(8)) + " +0000"
+    }
+}
