@@ -545,7 +545,10 @@ private struct OpenStepParser {
         guard civil.isValid, zoneHours < 24, zoneMinutes < 60 else { return nil }
         let offset = Double((zoneHours * 60 + zoneMinutes) * 60) * (sign == "-" ? -1 : 1)
         let seconds = Double(civil.secondsSinceReference) - offset
-        return PropertyListValue.isValidDate(seconds) ? seconds : nil
+        // In UTC too, a date of years 0000–9999: what the writer writes back (found by
+        // fuzzing: 0000-01-01 00:00:11 +0006 is in year -1).
+        guard PropertyListValue.isValidDate(seconds), let utc = CivilTime.iso8601(secondsSinceReference: seconds), utc.count == 20 else { return nil }
+        return seconds
     }
 
     private static func show(_ scalar: Unicode.Scalar) -> String {

@@ -122,6 +122,7 @@ struct OpenStepReaderTests {
             ("<*X1>", .invalidTypedValue, 1, 1),
             ("<*Iabc>", .invalidTypedValue, 1, 1),
             ("<*D2001-02-30 00:00:00 +0000>", .invalidTypedValue, 1, 1),
+            ("<*D0000-01-01 00:00:11 +0006>", .invalidTypedValue, 1, 1),
             ("{ a = b;", .truncated, 1, 9),
             ("(", .truncated, 1, 2),
             ("", .truncated, 1, 1),
