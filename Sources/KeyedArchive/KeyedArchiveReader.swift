@@ -96,6 +96,18 @@ struct ArchiveDecoder {
     init(_ archive: PropertyListValue, limits: PropertyListLimits, inputBytes: Int?) throws(UserInfoError) {
         self.limits = limits
         self.expansionBudget = inputBytes.map { limits.expansionBudget(inputBytes: $0) } ?? limits.maxExpandedBytes
+        let (objects, root) = try Self.archiveParts(archive)
+        self.objects = objects
+        self.rootReference = root
+        self.slots = Array(repeating: .unvisited, count: objects.count)
+        self.referenced = Array(repeating: false, count: objects.count)
+        referenced[0] = true
+    }
+
+
+    /// The archive's top-level structure (Specs/keyed-archive.md, "Archive"):
+    /// `$objects` and the root's UID. Shared by the ten-type reader and the graph reader.
+    static func archiveParts(_ archive: PropertyListValue) throws(UserInfoError) -> (objects: [PropertyListValue], root: PropertyListValue) {
         guard case .dictionary(let top) = archive else {
             throw UserInfoError(.missingArchiveKey, "a keyed archive is a dictionary, not a \(archive.typeName)")
         }
@@ -125,11 +137,7 @@ struct ArchiveDecoder {
               case .uid = topObject[key]! else {
             throw UserInfoError(.badTop, "$top is not a dictionary with one root key holding a UID")
         }
-        self.objects = objects
-        self.rootReference = topObject[key]!
-        self.slots = Array(repeating: .unvisited, count: objects.count)
-        self.referenced = Array(repeating: false, count: objects.count)
-        referenced[0] = true
+        return (objects, topObject[key]!)
     }
 
     /// Decodes the root object and checks that every object was used.

@@ -423,3 +423,28 @@ struct OpenStepCLITests {
         #expect(error.contains(": unexpectedCharacter: expected ';' after the value of \"b\""), "\(error)")
     }
 }
+
+/// `plistkit unarchive --graph` and `print` of archives of any class (Specs/keyed-archive.md, "Graph").
+@Suite("plistkit unarchive --graph")
+struct GraphCLITests {
+    static func text(_ data: Data) -> String { String(decoding: data, as: UTF8.self) }
+
+    @Test("any archive as a graph in typed JSON or JSON; print shows it; the ten-type unarchive still refuses custom classes")
+    func graph() throws {
+        let tree = Paths.golden.appendingPathComponent("keyed/graph/tree-with-cycle.bplist").path
+        let json = try run(CLITests.plistkit, ["unarchive", "--graph", tree, "--format", "json"])
+        #expect(json.status == 0, "\(Self.text(json.stderr))")
+        let value = try PlainJSONReader().read(json.stdout)
+        #expect(value["root"] == .dictionary(["$ref": 1]))
+        #expect(value["objects"]?["1"]?["$class"] == "graph_write.Node")
+        #expect(value["objects"]?["4"]?["parent"] == .dictionary(["$ref": 1]))
+        let typed = try run(CLITests.plistkit, ["unarchive", "--graph", tree])
+        #expect(typed.status == 0)
+        #expect(try TypedJSONReader().readPropertyList(typed.stdout)["objects"]?["8"] == "shared tag")
+        let plain = try run(CLITests.plistkit, ["unarchive", tree])
+        #expect(plain.status == 1 && Self.text(plain.stderr).contains(": classNotAllowed: "))
+        let printed = try run(CLITests.plistkit, ["print", tree])
+        #expect(printed.status == 0 && Self.text(printed.stdout).contains("\"$class\" => \"graph_write.Node\""))
+        #expect(try run(CLITests.plistkit, ["unarchive", tree, "--format", "json"]).status == 64)
+    }
+}

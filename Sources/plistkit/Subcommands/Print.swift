@@ -25,6 +25,9 @@ struct Print: ParsableCommand {
             // any other property list (other archives included) as itself.
             if KeyedArchiveReader.isArchive(value), let userInfo = try? KeyedArchiveReader().unarchive(value, inputBytes: bytes.count) {
                 try Console.line(userInfo.description)
+            } else if KeyedArchiveReader.isArchive(value), let graph = try? KeyedArchiveGraph(archive: value) {
+                // An archive of other classes: its objects, numbered, references as {"$ref": N}.
+                try Console.line(graph.rendered().description)
             } else {
                 try Console.line(value.description)
             }

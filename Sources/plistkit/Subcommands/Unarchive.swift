@@ -9,18 +9,39 @@ import TypedJSON
 struct Unarchive: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Decode an NSKeyedArchiver archive of userInfo values to typed JSON.",
-        discussion: "Only the ten userInfo classes (and their mutable variants) are accepted. See Specs/typed-json.md."
+        discussion: "Only the ten userInfo classes (and their mutable variants) are accepted, unless --graph: then any archive, of any classes, is written as a graph of numbered objects (Specs/keyed-archive.md, \"Graph\"). See Specs/typed-json.md."
     )
 
     @Argument(help: "The archive ('-' for standard input).")
     var file: String
 
+    @Flag(help: "Read any archive, of any classes, as a graph: {\"root\": {\"$ref\": N}, \"objects\": {\"N\": …}}.")
+    var graph = false
+
+    @Option(help: "With --graph: typed-json (default) or json.")
+    var format: GraphFormat = .typedJSON
+
+    enum GraphFormat: String, ExpressibleByArgument {
+        case typedJSON = "typed-json"
+        case json
+    }
+
     @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+        if format == .json && !graph { throw ValidationError("--format json goes with --graph (a userInfo is written as typed JSON)") }
+    }
 
     func run() throws {
         try reporting(file) {
             let bytes = try Files.read(file, limit: PropertyListLimits.default.maxInputBytes)
             let plist = try Document.read(any: bytes)
+            if graph {
+                let archive = try KeyedArchiveGraph(archive: plist)
+                let rendered = archive.rendered(plainJSON: format == .json)
+                try output.write(try Document.writeBytes(rendered, as: format == .json ? .json : .typedJSON, keyOrder: .insertion, readable: true))
+                return
+            }
             let value = try KeyedArchiveReader().unarchive(plist, inputBytes: bytes.count)
             try output.write(Array(TypedJSONWriter(pretty: true).write(value)) + [0x0A])
         }

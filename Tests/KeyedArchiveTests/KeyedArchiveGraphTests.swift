@@ -1,0 +1,160 @@
+import Foundation
+import KeyedArchive
+import PropertyBased
+import PropertyList
+import TestSupport
+import Testing
+import UserInfo
+
+/// Specs/keyed-archive.md, "Graph": any archive as a graph, against archives
+/// Linux Foundation's NSKeyedArchiver wrote (Corpus/golden/keyed/graph,
+/// graph_write.swift) and against the ten-type reader.
+@Suite("Keyed archives of any class, as a graph")
+struct KeyedArchiveGraphTests {
+    static let directory = Paths.golden.appendingPathComponent("keyed")
+
+    static func graph(_ name: String) throws -> KeyedArchiveGraph {
+        try KeyedArchiveGraph(reading: Data(contentsOf: directory.appendingPathComponent("\(name).bplist")))
+    }
+
+    /// The object a field references.
+    static func target(_ graph: KeyedArchiveGraph, _ fields: PropertyListDictionary, _ name: String) -> Int? {
+        fields[name]?.uidValue.map(Int.init)
+    }
+
+    static func fields(_ graph: KeyedArchiveGraph, _ index: Int) -> (classes: [String], fields: PropertyListDictionary)? {
+        guard case .object(let classes, let fields) = graph.objects[index] else { return nil }
+        return (classes, fields)
+    }
+
+    static func string(_ graph: KeyedArchiveGraph, _ index: Int?) -> String? {
+        guard let index else { return nil }
+        switch graph.objects[index] {
+        case .value(.string(let string)), .string(let string): return string
+        default: return nil
+        }
+    }
+
+    @Test("a tree whose children point back at their parent: custom classes, a cycle, a shared object (Foundation's archive)")
+    func treeWithCycle() throws {
+        let graph = try Self.graph("graph/tree-with-cycle")
+        let root = try #require(Self.fields(graph, graph.root))
+        #expect(root.classes == ["graph_write.Node", "NSObject"])
+        #expect(Self.string(graph, Self.target(graph, root.fields, "name")) == "root")
+        #expect(root.fields["weight"] == .integer(1))
+        #expect(Self.target(graph, root.fields, "parent") == 0)
+        guard case .array(let children) = graph.objects[try #require(Self.target(graph, root.fields, "children"))] else {
+            Issue.record("children is not an array")
+            return
+        }
+        #expect(children.count == 2)
+        var tags: Set<Int> = []
+        for (child, name) in zip(children, ["left", "right"]) {
+            let node = try #require(Self.fields(graph, child))
+            #expect(Self.string(graph, Self.target(graph, node.fields, "name")) == name)
+            // The cycle: each child's parent is the root, by number.
+            #expect(Self.target(graph, node.fields, "parent") == graph.root)
+            tags.insert(try #require(Self.target(graph, node.fields, "tag")))
+        }
+        // The shared tag is one object, referenced twice.
+        #expect(tags.count == 1)
+        #expect(Self.string(graph, tags.first) == "shared tag")
+        #expect(graph.objects.filter { if case .value(.string("shared tag")) = $0 { return true }; return false }.count == 1)
+    }
+
+    @Test("an object containing itself, and one custom object under two keys")
+    func selfAndShared() throws {
+        let selfish = try Self.graph("graph/self-reference")
+        let node = try #require(Self.fields(selfish, selfish.root))
+        guard case .array(let children) = selfish.objects[try #require(Self.target(selfish, node.fields, "children"))] else {
+            Issue.record("children is not an array")
+            return
+        }
+        #expect(children == [selfish.root])
+        let shared = try Self.graph("graph/shared-custom")
+        guard case .dictionary(let keys, let values) = shared.objects[shared.root] else {
+            Issue.record("root is not a dictionary")
+            return
+        }
+        let entries = Dictionary(uniqueKeysWithValues: zip(keys.map { Self.string(shared, $0) ?? "?" }, values))
+        #expect(entries["a"] == entries["b"])
+        #expect(Self.fields(shared, try #require(entries["a"]))?.classes == ["graph_write.Node", "NSObject"])
+        guard case .date(let date) = shared.objects[try #require(entries["when"])] else { Issue.record("no date"); return }
+        #expect(date.timeIntervalSinceReferenceDate == 5)
+        // Rendering is a property list with references as {"$ref": N}.
+        let rendered = shared.rendered(plainJSON: true)
+        #expect(rendered["root"] == .dictionary(["$ref": .integer(PropertyListInteger(shared.root))]))
+    }
+
+    /// A graph of the ten userInfo classes, resolved to a value (test helper: the archives here are small and acyclic).
+    static func resolve(_ graph: KeyedArchiveGraph, _ index: Int) -> UserInfoValue? {
+        switch graph.objects[index] {
+        case .value(let plist): return UserInfoValue(propertyListScalar: plist)
+        case .string(let string): return .string(string)
+        case .data(let data): return .data(data)
+        case .date(let date): return .date(date)
+        case .uuid(let uuid): return .uuid(uuid)
+        case .null: return .null
+        case .array(let elements): return .array(elements.compactMap { resolve(graph, $0) })
+        case .set(let members): return .set(UserInfoSet(members.compactMap { resolve(graph, $0) }))
+        case .dictionary(let keys, let values):
+            var dictionary = UserInfoDictionary()
+            for (key, value) in zip(keys, values) {
+                guard case .string(let name)? = resolve(graph, key), let member = resolve(graph, value) else { return nil }
+                dictionary[name] = member
+            }
+            return .dictionary(dictionary)
+        case .url(let relative, let base):
+            guard case .string(let text)? = resolve(graph, relative) else { return nil }
+            let baseURL = base == 0 ? nil : resolve(graph, base)?.urlValue
+            return .url(UserInfoURL(relative: text, base: baseURL))
+        case .nilObject, .classEntry, .object: return nil
+        }
+    }
+
+    @Test("the graph agrees with the ten-type reader on every golden archive (Foundation, bpylist2)")
+    func agreesOnGolden() throws {
+        for writer in ["foundation", "bpylist2"] {
+            let names = try FileManager.default.contentsOfDirectory(atPath: Self.directory.appendingPathComponent(writer).path).filter { $0.hasSuffix(".bplist") }
+            #expect(names.count >= 4)
+            for name in names {
+                let data = try Data(contentsOf: Self.directory.appendingPathComponent("\(writer)/\(name)"))
+                let graph = try KeyedArchiveGraph(reading: data)
+                #expect(Self.resolve(graph, graph.root) == (try KeyedArchiveReader().read(data)), "\(writer)/\(name)")
+            }
+        }
+    }
+
+    @Test("property: the graph agrees with the ten-type reader on our archives of generated values")
+    func agreesOnGenerated() async {
+        await propertyCheck(count: 150, input: UserInfoGenerator(maxDepth: 3).generator) { value in
+            let data = try KeyedArchiveWriter().write(value)
+            let graph = try KeyedArchiveGraph(reading: data)
+            #expect(Self.resolve(graph, graph.root) == value)
+        }
+    }
+
+    @Test("structural errors: references past the objects, missing and malformed classes, keys and objects apart")
+    func errors() throws {
+        func archive(_ objects: [PropertyListValue], root: UInt32 = 1) throws -> Data {
+            try BinaryPropertyListWriter().write(["$archiver": "NSKeyedArchiver", "$version": 100_000,
+                                                  "$top": ["root": .uid(root)], "$objects": .array(objects)])
+        }
+        let custom: PropertyListValue = ["$classname": "Thing", "$classes": ["Thing", "NSObject"]]
+        let cases: [([PropertyListValue], UInt32, ErrorCode)] = [
+            (["$null", ["$class": .uid(2), "x": .uid(9)], custom], 1, .badReference),
+            (["$null", ["x": 1]], 1, .missingClass),
+            (["$null", ["$class": .uid(2)], ["$classname": "A", "$classes": ["B"]]], 1, .inconsistentClass),
+            (["$null", ["$class": .uid(2), "NS.keys": [.uid(0)], "NS.objects": []], ["$classname": "NSDictionary", "$classes": ["NSDictionary", "NSObject"]]], 1, .keysObjectsMismatch),
+            (["$null", "x"], 5, .badReference),
+            (["$null", "x"], 0, .nilRoot),
+        ]
+        for (objects, root, code) in cases {
+            #expect(throws: UserInfoError(code, "")) { try KeyedArchiveGraph(reading: archive(objects, root: root)) }
+        }
+        // What the ten-type reader refuses for its classes, the graph reads.
+        let thing = try archive(["$null", ["$class": .uid(2), "n": 1], custom])
+        #expect(throws: UserInfoError(.classNotAllowed, "")) { try KeyedArchiveReader().read(thing) }
+        #expect(try KeyedArchiveGraph(reading: thing).objects.count == 3)
+    }
+}
