@@ -56,6 +56,7 @@ public enum FuzzChecks {
             let size = try CostOracle(entryPoint: entryPoint).expandedSize(of: value, budget: budget)
             try PropertyListRoundTrip(entryPoint: entryPoint, expandedSize: size).check(value)
         case .keyedDecode:
+            try GraphAgreement(limits: limits).check(document)
             guard let value = try? UserInfoCodec(limits: limits).decode(document) else { return }
             let size = try CostOracle(entryPoint: entryPoint).expandedSize(of: value, budget: budget)
             try UserInfoRoundTrip(entryPoint: entryPoint, expandedSize: size).check(value)
