@@ -86,6 +86,23 @@ struct KeyedArchiveGraphTests {
         #expect(rendered["root"] == .dictionary(["$ref": .integer(PropertyListInteger(shared.root))]))
     }
 
+    @Test("bpylist2's archive of a custom class holding the same object twice (bpylist2_graph.py)")
+    func bpylist2Custom() throws {
+        let graph = try Self.graph("graph/bpylist2-custom")
+        let root = try #require(Self.fields(graph, graph.root))
+        #expect(root.classes == ["Thing"])
+        #expect(Self.string(graph, Self.target(graph, root.fields, "name")) == "root")
+        #expect(root.fields["size"] == .integer(1))
+        guard case .array(let parts) = graph.objects[try #require(Self.target(graph, root.fields, "parts"))] else {
+            Issue.record("parts is not an array")
+            return
+        }
+        #expect(parts.count == 3)
+        #expect(parts[0] == parts[1])
+        #expect(Self.fields(graph, parts[0])?.classes == ["Thing"])
+        #expect(Self.string(graph, parts[2]) == "text")
+    }
+
     /// A graph of the ten userInfo classes, resolved to a value (test helper: the archives here are small and acyclic).
     static func resolve(_ graph: KeyedArchiveGraph, _ index: Int) -> UserInfoValue? {
         switch graph.objects[index] {

@@ -17,4 +17,9 @@ for archive in foundation/*.bplist; do
   "$work/foundation-peer" --unarchive "$archive" | python3 -c 'import json,sys; json.dump(json.loads(sys.stdin.read()), sys.stdout, ensure_ascii=True, sort_keys=True, indent=1); print()' > "${archive%.bplist}.json"
 done
 python3 bpylist2_archive.py bpylist2
+# Graph archives (any classes): Foundation's and bpylist2's custom classes.
+mkdir -p graph
+swiftc graph_write.swift -o "$work/graph_write"
+"$work/graph_write" graph
+python3 bpylist2_graph.py graph
 echo "golden keyed archives written under $here"
