@@ -34,49 +34,9 @@ struct GraphAgreement {
         guard let graph else {
             throw FuzzFinding(entryPoint: .keyedDecode, message: "the graph refuses an archive the ten-type reader reads")
         }
-        // The ten-type reader accepted it: acyclic, within maxDepth, so resolving recurses at most that deep.
-        guard Self.resolve(graph, graph.root, depth: 0) == value else {
+        // The ten-type reader accepted it: acyclic and within maxDepth, so the graph resolves.
+        guard graph.userInfoValue() == value else {
             throw FuzzFinding(entryPoint: .keyedDecode, message: "the graph and the ten-type reader read different values")
-        }
-    }
-
-    static func resolve(_ graph: KeyedArchiveGraph, _ index: Int, depth: Int) -> UserInfoValue? {
-        guard depth <= PropertyListLimits.maxSupportedDepth + 1 else { return nil }
-        switch graph.objects[index] {
-        case .value(let plist): return UserInfoValue(propertyListScalar: plist)
-        case .string(let string): return .string(string)
-        case .data(let data): return .data(data)
-        case .date(let date): return .date(date)
-        case .uuid(let uuid): return .uuid(uuid)
-        case .null: return .null
-        case .array(let elements):
-            var values: [UserInfoValue] = []
-            for element in elements {
-                guard let value = resolve(graph, element, depth: depth + 1) else { return nil }
-                values.append(value)
-            }
-            return .array(values)
-        case .set(let members):
-            var set = UserInfoSet()
-            for member in members {
-                guard let value = resolve(graph, member, depth: depth + 1) else { return nil }
-                set.insert(value)
-            }
-            return .set(set)
-        case .dictionary(let keys, let values):
-            var dictionary = UserInfoDictionary()
-            for (key, member) in zip(keys, values) {
-                guard case .string(let name)? = resolve(graph, key, depth: depth + 1), let value = resolve(graph, member, depth: depth + 1) else { return nil }
-                dictionary[name] = value
-            }
-            return .dictionary(dictionary)
-        case .url(let relative, let base):
-            guard case .string(let text)? = resolve(graph, relative, depth: depth + 1) else { return nil }
-            if base == 0 { return .url(UserInfoURL(relative: text)) }
-            guard case .url(let baseURL)? = resolve(graph, base, depth: depth + 1) else { return nil }
-            return .url(UserInfoURL(relative: text, base: baseURL))
-        case .nilObject, .classEntry, .object:
-            return nil
         }
     }
 }

@@ -223,6 +223,59 @@ public struct KeyedArchiveGraph: Sendable, Hashable {
         }
     }
 
+    // MARK: As a userInfo value
+
+    /// The userInfo value rooted at `index` (the root by default), when the
+    /// objects under it are all of the ten userInfo classes and nest at most
+    /// `PropertyListLimits.maxSupportedDepth` deep (so never through a cycle);
+    /// nil otherwise. It equals what ``KeyedArchiveReader`` reads from the same
+    /// archive wherever both read it (`KeyedArchiveGraphTests`, the keyed-decode
+    /// fuzz oracle). Recursion is bounded by the depth limit.
+    public func userInfoValue(at index: Int? = nil) -> UserInfoValue? {
+        resolve(index ?? root, depth: 0)
+    }
+
+    private func resolve(_ index: Int, depth: Int) -> UserInfoValue? {
+        guard depth <= PropertyListLimits.maxSupportedDepth, index < objects.count else { return nil }
+        func members(_ references: [Int]) -> [UserInfoValue]? {
+            var values: [UserInfoValue] = []
+            values.reserveCapacity(references.count)
+            for reference in references {
+                guard let value = resolve(reference, depth: depth + 1) else { return nil }
+                values.append(value)
+            }
+            return values
+        }
+        switch objects[index] {
+        case .value(let plist): return UserInfoValue(propertyListScalar: plist)
+        case .string(let string): return .string(string)
+        case .data(let data): return .data(data)
+        case .date(let date): return .date(date)
+        case .uuid(let uuid): return .uuid(uuid)
+        case .null: return .null
+        case .array(let elements): return members(elements).map { .array($0) }
+        case .set(let references):
+            guard let values = members(references) else { return nil }
+            var set = UserInfoSet()
+            for value in values where !set.insert(value) { return nil }
+            return .set(set)
+        case .dictionary(let keys, let values):
+            guard let resolvedKeys = members(keys), let resolvedValues = members(values) else { return nil }
+            var dictionary = UserInfoDictionary(minimumCapacity: resolvedKeys.count)
+            for (key, value) in zip(resolvedKeys, resolvedValues) {
+                guard case .string(let name) = key, dictionary.insertNew(value, forKey: name) else { return nil }
+            }
+            return .dictionary(dictionary)
+        case .url(let relative, let base):
+            guard case .string(let text)? = resolve(relative, depth: depth + 1) else { return nil }
+            if base == 0 { return .url(UserInfoURL(relative: text)) }
+            guard case .url(let baseURL)? = resolve(base, depth: depth + 1) else { return nil }
+            return .url(UserInfoURL(relative: text, base: baseURL))
+        case .nilObject, .classEntry, .object:
+            return nil
+        }
+    }
+
     // MARK: Rendering
 
     /// The graph as one property-list value, for printing and JSON:

@@ -103,32 +103,6 @@ struct KeyedArchiveGraphTests {
         #expect(Self.string(graph, parts[2]) == "text")
     }
 
-    /// A graph of the ten userInfo classes, resolved to a value (test helper: the archives here are small and acyclic).
-    static func resolve(_ graph: KeyedArchiveGraph, _ index: Int) -> UserInfoValue? {
-        switch graph.objects[index] {
-        case .value(let plist): return UserInfoValue(propertyListScalar: plist)
-        case .string(let string): return .string(string)
-        case .data(let data): return .data(data)
-        case .date(let date): return .date(date)
-        case .uuid(let uuid): return .uuid(uuid)
-        case .null: return .null
-        case .array(let elements): return .array(elements.compactMap { resolve(graph, $0) })
-        case .set(let members): return .set(UserInfoSet(members.compactMap { resolve(graph, $0) }))
-        case .dictionary(let keys, let values):
-            var dictionary = UserInfoDictionary()
-            for (key, value) in zip(keys, values) {
-                guard case .string(let name)? = resolve(graph, key), let member = resolve(graph, value) else { return nil }
-                dictionary[name] = member
-            }
-            return .dictionary(dictionary)
-        case .url(let relative, let base):
-            guard case .string(let text)? = resolve(graph, relative) else { return nil }
-            let baseURL = base == 0 ? nil : resolve(graph, base)?.urlValue
-            return .url(UserInfoURL(relative: text, base: baseURL))
-        case .nilObject, .classEntry, .object: return nil
-        }
-    }
-
     @Test("the graph agrees with the ten-type reader on every golden archive (Foundation, bpylist2)")
     func agreesOnGolden() throws {
         for writer in ["foundation", "bpylist2"] {
@@ -137,7 +111,7 @@ struct KeyedArchiveGraphTests {
             for name in names {
                 let data = try Data(contentsOf: Self.directory.appendingPathComponent("\(writer)/\(name)"))
                 let graph = try KeyedArchiveGraph(reading: data)
-                #expect(Self.resolve(graph, graph.root) == (try KeyedArchiveReader().read(data)), "\(writer)/\(name)")
+                #expect(graph.userInfoValue() == (try KeyedArchiveReader().read(data)), "\(writer)/\(name)")
             }
         }
     }
@@ -147,7 +121,7 @@ struct KeyedArchiveGraphTests {
         await propertyCheck(count: 150, input: UserInfoGenerator(maxDepth: 3).generator) { value in
             let data = try KeyedArchiveWriter().write(value)
             let graph = try KeyedArchiveGraph(reading: data)
-            #expect(Self.resolve(graph, graph.root) == value)
+            #expect(graph.userInfoValue() == value)
         }
     }
 
@@ -173,5 +147,8 @@ struct KeyedArchiveGraphTests {
         let thing = try archive(["$null", ["$class": .uid(2), "n": 1], custom])
         #expect(throws: UserInfoError(.classNotAllowed, "")) { try KeyedArchiveReader().read(thing) }
         #expect(try KeyedArchiveGraph(reading: thing).objects.count == 3)
+        #expect(try KeyedArchiveGraph(reading: thing).userInfoValue() == nil)
+        // A cycle resolves to nothing rather than forever.
+        #expect(try Self.graph("graph/self-reference").userInfoValue() == nil)
     }
 }
