@@ -284,11 +284,7 @@ struct Insert: ParsableCommand {
         discussion: "The last component names a new dictionary key, or an array index to insert before (the array's count appends); --append adds to the end of the array the key path names. An existing key is valueExists (use replace). The file is rewritten in place, atomically, in its own format."
     )
 
-    @Argument(help: "The key path (dot-separated; \\. is a literal dot).")
-    var keyPath: String
-
-    @Argument(help: "The property list to edit ('-' for standard input, written to standard output).")
-    var file: String
+    @OptionGroup var target: EditTarget
 
     @OptionGroup var value: ValueOptions
 
@@ -298,7 +294,7 @@ struct Insert: ParsableCommand {
     @OptionGroup var output: EditOutputOptions
 
     func run() throws {
-        try edit(keyPath: keyPath, file: file, output: output) { document, path in
+        try edit(target, output: output) { document, path in
             try document.setting(try value.value(), at: path, mode: append ? .append : .insert)
         }
     }
@@ -311,18 +307,14 @@ struct Replace: ParsableCommand {
         discussion: "An array index must lie within the array. The file is rewritten in place, atomically, in its own format."
     )
 
-    @Argument(help: "The key path (dot-separated; \\. is a literal dot).")
-    var keyPath: String
-
-    @Argument(help: "The property list to edit ('-' for standard input, written to standard output).")
-    var file: String
+    @OptionGroup var target: EditTarget
 
     @OptionGroup var value: ValueOptions
 
     @OptionGroup var output: EditOutputOptions
 
     func run() throws {
-        try edit(keyPath: keyPath, file: file, output: output) { document, path in
+        try edit(target, output: output) { document, path in
             try document.setting(try value.value(), at: path, mode: .replace)
         }
     }
@@ -335,16 +327,12 @@ struct Remove: ParsableCommand {
         discussion: "The file is rewritten in place, atomically, in its own format; a key path that names nothing fails and leaves it untouched."
     )
 
-    @Argument(help: "The key path (dot-separated; \\. is a literal dot).")
-    var keyPath: String
-
-    @Argument(help: "The property list to edit ('-' for standard input, written to standard output).")
-    var file: String
+    @OptionGroup var target: EditTarget
 
     @OptionGroup var output: EditOutputOptions
 
     func run() throws {
-        try edit(keyPath: keyPath, file: file, output: output) { document, path in
+        try edit(target, output: output) { document, path in
             try document.removing(at: path)
         }
     }
@@ -370,14 +358,23 @@ struct Create: ParsableCommand {
     }
 }
 
-/// Reads FILE, applies `change` at the key path, writes the result; nothing is
-/// written unless every step succeeded.
-private func edit(keyPath: String, file: String, output: EditOutputOptions,
+/// The key path and the file an edit works on (insert, replace, remove).
+struct EditTarget: ParsableArguments {
+    @Argument(help: "The key path (dot-separated; \\. is a literal dot).")
+    var keyPath: String
+
+    @Argument(help: "The property list to edit ('-' for standard input, written to standard output).")
+    var file: String
+}
+
+/// Reads the target's file, applies `change` at its key path, writes the
+/// result; nothing is written unless every step succeeded.
+private func edit(_ target: EditTarget, output: EditOutputOptions,
                   _ change: (PropertyListValue, PlutilKeyPath) throws -> PropertyListValue) throws {
-    try reporting(file) {
-        let path = try PlutilKeyPath(parsing: keyPath)
-        let bytes = try Files.read(file, limit: PropertyListLimits.default.maxInputBytes)
+    try reporting(target.file) {
+        let path = try PlutilKeyPath(parsing: target.keyPath)
+        let bytes = try Files.read(target.file, limit: PropertyListLimits.default.maxInputBytes)
         let (document, format) = try InputDocument.read(bytes)
-        try output.write(try change(document, path), inputFormat: format, file: file)
+        try output.write(try change(document, path), inputFormat: format, file: target.file)
     }
 }
