@@ -181,3 +181,30 @@ struct OpenStepReaderTests {
         }
     }
 }
+
+/// A project file in Xcode's layout written by mod-pbxproj (a peer;
+/// Corpus/golden/openstep/make_pbxproj.py), read to the value mod-pbxproj's own
+/// parser reads.
+@Suite("OpenStep reader on a peer-written Xcode project")
+struct OpenStepGoldenTests {
+    @Test("project.pbxproj reads to the peer's value (object comments, sections, one-line entries)")
+    func pbxproj() throws {
+        let directory = Paths.golden.appendingPathComponent("openstep")
+        let value = try OpenStepReader().read(Data(contentsOf: directory.appendingPathComponent("project.pbxproj")))
+        let expected = try JSONSerialization.jsonObject(with: Data(contentsOf: directory.appendingPathComponent("project.json")))
+        func convert(_ object: Any) -> PropertyListValue {
+            if let string = object as? String { return .string(string) }
+            if let array = object as? [Any] { return .array(array.map(convert)) }
+            if let dictionary = object as? [String: Any] {
+                var result = PropertyListDictionary()
+                for (key, member) in dictionary { result[key] = convert(member) }
+                return .dictionary(result)
+            }
+            return .null
+        }
+        #expect(value == convert(expected))
+        #expect(value["objects"]?["BBBBBBBBBBBBBBBBBBBBBBBB"]?["sourceTree"] == "<group>")
+        // And through our writer and reader again.
+        #expect(try OpenStepReader().read(OpenStepWriter().write(value)) == value)
+    }
+}
