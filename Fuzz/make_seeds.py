@@ -132,6 +132,7 @@ unicode_text = '{ k = "\u00e9\U0001F600"; }'
 write("openstep-read", 0, b"\xfe\xff" + unicode_text.encode("utf-16-be"), "utf16be")
 write("openstep-read", 0, b"\xff\xfe" + unicode_text.encode("utf-16-le"), "utf16le")
 write("openstep-read", 0, b"\xef\xbb\xbf" + unicode_text.encode("utf-8"), "utf8bom")
+write("openstep-read", 0, (golden / "openstep" / "project.pbxproj").read_bytes(), "pbxproj-mod-pbxproj")
 
 for target in ("binary-decode", "xml-decode", "keyed-decode", "payload-decode", "typed-json-read", "differential-foundation",
                "mp-decode", "container-decode", "openstep-read"):

@@ -48,6 +48,8 @@ public enum Document {
         case openStep
         /// A `.strings` file: a dictionary of strings (Specs/openstep.md, "Writer").
         case strings
+        /// An Xcode project file in Xcode's layout (Specs/openstep.md, "Xcode projects").
+        case xcodeProject
 
         /// The output format of a property-list format.
         public init(_ format: PropertyListFormat) {
@@ -106,8 +108,9 @@ public enum Document {
             return Array(try writer.write(value))
         case .typedJSON:
             return Array(TypedJSONWriter(pretty: true).write(value)) + [0x0A]
-        case .openStep, .strings:
-            var writer = OpenStepWriter(style: format == .openStep ? .propertyList : .strings,
+        case .openStep, .strings, .xcodeProject:
+            let style: OpenStepWriter.Style = format == .openStep ? .propertyList : format == .strings ? .strings : .xcodeProject
+            var writer = OpenStepWriter(style: style,
                                         maxDepth: limits.maxDepth, maxExpandedBytes: limits.maxExpandedBytes)
             writer.keyOrder = keyOrder
             return Array(try writer.write(value))

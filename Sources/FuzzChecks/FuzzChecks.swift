@@ -91,6 +91,15 @@ public enum FuzzChecks {
             guard (try? OpenStepReader().read(text)) == value else {
                 throw FuzzFinding(entryPoint: entryPoint, message: "OpenStep round trip changed the value")
             }
+            // A project also through Xcode's layout (comments regenerated, then dropped by the reader).
+            if let project = try? OpenStepWriter(style: .xcodeProject).write(value) {
+                guard (try? OpenStepReader().read(project)) == value else {
+                    throw FuzzFinding(entryPoint: entryPoint, message: "Xcode-layout round trip changed the value")
+                }
+                guard (try? OpenStepWriter(style: .xcodeProject).write(OpenStepReader().read(project))) == project else {
+                    throw FuzzFinding(entryPoint: entryPoint, message: "Xcode-layout writing is not a fixed point of reading")
+                }
+            }
         }
     }
 }

@@ -19,6 +19,9 @@ public struct OpenStepWriter: Sendable {
         case propertyList
         /// A `.strings` file: a dictionary of strings as `"key" = "value";` lines, no braces.
         case strings
+        /// An Xcode project file (`.pbxproj`) in Xcode's layout: sections by `isa`,
+        /// object comments, one-line build files and file references.
+        case xcodeProject
     }
 
     /// What is written (``Style/propertyList`` by default).
@@ -51,6 +54,12 @@ public struct OpenStepWriter: Sendable {
         case .propertyList:
             try append(value, depth: 0, meter: &meter, to: &out)
             out += "\n"
+        case .xcodeProject:
+            // unrepresentableValue: a project is a dictionary with objects (each with an isa) and a rootObject.
+            guard let layout = XcodeProjectLayout(value) else {
+                throw PropertyListError(.unrepresentableValue, "not an Xcode project: a dictionary with objects (each with an isa) and a rootObject")
+            }
+            out = layout.write()
         case .strings:
             // unrepresentableValue: a .strings file is a dictionary of strings.
             guard case .dictionary(let dictionary) = value else {

@@ -9,7 +9,7 @@ import DocumentFormats
 enum ConvertFormat: String, CaseIterable, ExpressibleByArgument {
     case binary1, xml1, json
     case typedJSON = "typed-json"
-    case openstep, strings
+    case openstep, strings, pbxproj
     case swift, objc
 
     /// The document format; nil for the literal outputs (``LiteralOutput``).
@@ -21,6 +21,7 @@ enum ConvertFormat: String, CaseIterable, ExpressibleByArgument {
         case .typedJSON: return .typedJSON
         case .openstep: return .openStep
         case .strings: return .strings
+        case .pbxproj: return .xcodeProject
         case .swift, .objc: return nil
         }
     }

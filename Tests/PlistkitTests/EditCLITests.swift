@@ -413,6 +413,18 @@ struct OpenStepCLITests {
         #expect(Self.text(openStepText.stdout) == "{\n\tOK = OK;\n\thello = Bonjour;\n}\n")
         let stringsText = try run(CLITests.plistkit, ["convert", strings.path, "--format", "strings"])
         #expect(Self.text(stringsText.stdout) == "\"OK\" = \"OK\";\n\"hello\" = \"Bonjour\";\n")
+        // An Xcode project edited with --format pbxproj changes exactly the edited line.
+        let peerProject = directory.appendingPathComponent("peer.pbxproj")
+        let original = try Data(contentsOf: Paths.golden.appendingPathComponent("openstep/project.pbxproj"))
+        try original.write(to: peerProject)
+        #expect(try run(CLITests.plistkit, ["convert", peerProject.path, "--format", "pbxproj"]).stdout == original)
+        #expect(try run(CLITests.plistkit, ["replace", "objects.DDDDDDDDDDDDDDDDDDDDDDDD.buildSettings.SWIFT_VERSION", peerProject.path,
+                                            "--string", "6.0", "--format", "pbxproj"]).status == 0)
+        let linesBefore = Self.text(original).split(separator: "\n", omittingEmptySubsequences: false)
+        let linesAfter = Self.text(try Data(contentsOf: peerProject)).split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(linesBefore.count == linesAfter.count)
+        let changed = zip(linesBefore, linesAfter).filter { $0 != $1 }
+        #expect(changed.count == 1 && changed.first?.1 == "\t\t\t\tSWIFT_VERSION = 6.0;", "\(changed)")
         // JSON and OpenStep both refuse: the error of the one that read further.
         let brokenJSON = directory.appendingPathComponent("a.json")
         try Data(#"{"a": [1, 2"#.utf8).write(to: brokenJSON)

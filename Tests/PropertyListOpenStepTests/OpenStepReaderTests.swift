@@ -208,3 +208,16 @@ struct OpenStepGoldenTests {
         #expect(try OpenStepReader().read(OpenStepWriter().write(value)) == value)
     }
 }
+
+@Suite("OpenStep writer in Xcode's project layout")
+struct XcodeLayoutTests {
+    @Test("a project mod-pbxproj wrote is written back byte for byte")
+    func byteForByte() throws {
+        let file = Paths.golden.appendingPathComponent("openstep/project.pbxproj")
+        let original = try Data(contentsOf: file)
+        let value = try OpenStepReader().read(original)
+        let written = try OpenStepWriter(style: .xcodeProject).write(value)
+        #expect(String(decoding: written, as: UTF8.self) == String(decoding: original, as: UTF8.self))
+        #expect(throws: PropertyListError(.unrepresentableValue, "")) { try OpenStepWriter(style: .xcodeProject).write(.dictionary(["a": "b"])) }
+    }
+}

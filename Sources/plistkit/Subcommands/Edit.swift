@@ -251,13 +251,14 @@ struct EditOutputOptions: ParsableArguments {
     @OptionGroup var style: StyleOptions
 
     enum EditFormat: String, ExpressibleByArgument {
-        case binary1, xml1, json, openstep
+        case binary1, xml1, json, openstep, pbxproj
         var output: Document.OutputFormat {
             switch self {
             case .binary1: return .binary
             case .xml1: return .xml
             case .json: return .json
             case .openstep: return .openStep
+            case .pbxproj: return .xcodeProject
             }
         }
     }
@@ -270,7 +271,7 @@ struct EditOutputOptions: ParsableArguments {
     func write(_ value: PropertyListValue, inputFormat: Document.OutputFormat?, file: String) throws {
         // unrepresentableValue: OpenStep input has no writer yet; --format says what to write.
         guard let outputFormat = format?.output ?? inputFormat else {
-            throw PropertyListError(.unrepresentableValue, "OpenStep input is not written back implicitly (its comments and layout would be lost): give --format openstep, binary1, xml1 or json")
+            throw PropertyListError(.unrepresentableValue, "OpenStep input is not written back implicitly (its comments and layout would be lost): give --format pbxproj (Xcode's layout), openstep, binary1, xml1 or json")
         }
         let bytes = try Document.writeBytes(value, as: outputFormat, keyOrder: style.keyOrder, readable: style.readable, compact: style.compact)
         try Files.write(bytes, to: output ?? file)
