@@ -127,12 +127,7 @@ public struct OpenStepWriter: Sendable {
     /// A string bare when CF reads it back as itself unquoted, else quoted.
     static func text(_ string: String) -> String {
         let bare = !string.isEmpty && !string.contains("//") && !string.contains("/*")
-            && string.unicodeScalars.allSatisfy { scalar in
-                switch scalar {
-                case "a"..."z", "A"..."Z", "0"..."9", "_", "$", "/", ":", ".", "-": return true
-                default: return false
-                }
-            }
+            && string.unicodeScalars.allSatisfy(OpenStepReader.isUnquoted)
         return bare ? string : quoted(string)
     }
 

@@ -11,6 +11,11 @@ import PropertyList
 struct XcodeProjectLayout {
     let objects: PropertyListDictionary
     let root: PropertyListDictionary
+    /// The phase that lists each build file, and the comment of each
+    /// configuration list, found in one pass over the objects (looking them up
+    /// per reference made a project of n files cost n² to write).
+    private let phaseOfBuildFile: [String: String]
+    private let configurationListComments: [String: String]
 
     /// Nil unless `value` is a project: a dictionary with `objects` (a
     /// dictionary of dictionaries, each with a string `isa`) and `rootObject`.
@@ -20,6 +25,23 @@ struct XcodeProjectLayout {
               objects.values.allSatisfy({ if case .string? = $0["isa"] { return true }; return false }) else { return nil }
         self.root = root
         self.objects = objects
+        var phases: [String: String] = [:]
+        var lists: [String: String] = [:]
+        var projectLists: [String: String] = [:]
+        for id in objects.sortedKeys {
+            let object = objects[id]!
+            let isa = object["isa"]!.stringValue!
+            if let phase = Self.phaseNames[isa], case .array(let files)? = object["files"] {
+                for case .string(let file) in files where phases[file] == nil { phases[file] = object["name"]?.stringValue ?? phase }
+            }
+            if case .string(let list)? = object["buildConfigurationList"] {
+                // A target's use of a list names it first; the project's only when no target uses it.
+                let comment = "Build configuration list for \(isa) \"\(object["name"]?.stringValue ?? "")\""
+                if isa == "PBXProject" { projectLists[list] = projectLists[list] ?? comment } else if lists[list] == nil { lists[list] = comment }
+            }
+        }
+        phaseOfBuildFile = phases
+        configurationListComments = lists.merging(projectLists) { target, _ in target }
     }
 
     func write() -> String {
@@ -158,35 +180,16 @@ struct XcodeProjectLayout {
         case "PBXBuildFile":
             let file = object["fileRef"]?.stringValue.flatMap { comment(for: $0) } ?? object["productRef"]?.stringValue.flatMap { comment(for: $0) }
             guard let file else { return nil }
-            guard let phase = phaseName(containing: id) else { return file }
+            guard let phase = phaseOfBuildFile[id] else { return file }
             return "\(file) in \(phase)"
         case "XCConfigurationList":
-            for (ownerID, owner) in objects.sortedKeys.map({ ($0, objects[$0]!) }) where owner["buildConfigurationList"]?.stringValue == id {
-                guard let ownerISA = owner["isa"]?.stringValue, ownerISA != "PBXProject" else { continue }
-                _ = ownerID
-                return "Build configuration list for \(ownerISA) \"\(owner["name"]?.stringValue ?? "")\""
-            }
-            for owner in objects.values where owner["buildConfigurationList"]?.stringValue == id && owner["isa"]?.stringValue == "PBXProject" {
-                return "Build configuration list for PBXProject \"\(owner["name"]?.stringValue ?? "")\""
-            }
-            return nil
+            return configurationListComments[id]
         default:
             if let phase = Self.phaseNames[isa] { return object["name"]?.stringValue ?? phase }
             if let name = object["name"]?.stringValue { return name }
             if let path = object["path"]?.stringValue { return path.split(separator: "/").last.map(String.init) ?? path }
             return nil
         }
-    }
-
-    /// The build phase a build file belongs to, by its default name.
-    private func phaseName(containing buildFile: String) -> String? {
-        for key in objects.sortedKeys {
-            let object = objects[key]!
-            guard let isa = object["isa"]?.stringValue, let phase = Self.phaseNames[isa],
-                  case .array(let files)? = object["files"], files.contains(.string(buildFile)) else { continue }
-            return object["name"]?.stringValue ?? phase
-        }
-        return nil
     }
 
     private static let phaseNames = [

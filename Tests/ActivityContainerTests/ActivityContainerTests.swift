@@ -4,12 +4,8 @@ import PropertyList
 import TestSupport
 import Testing
 
-/// A field word and its bytes, built by hand from Specs/activity-container.md.
-func field(_ bytes: [UInt8]?) -> [UInt8] {
-    guard let bytes else { return [0, 0, 0, 0] }
-    let word = UInt32(bytes.count) | 0x0100_0000
-    return [UInt8(truncatingIfNeeded: word), UInt8(truncatingIfNeeded: word >> 8), UInt8(truncatingIfNeeded: word >> 16), 0x01] + bytes
-}
+/// A field word and its bytes (TestSupport's, built by hand from the spec).
+func field(_ bytes: [UInt8]?) -> [UInt8] { containerField(bytes) }
 
 func containerError(_ bytes: [UInt8], maxBytes: Int = 1 << 20) -> ActivityContainerError? {
     do {

@@ -189,6 +189,32 @@ struct ScalingTests {
         try Self.expectLinear("convert --format binary1", ["convert", "{}", "--format", "binary1"], n: 4000, Self.manyKeys)
     }
 
+    @Test("OpenStep: a quoted string of n characters read, a project of n files written in Xcode's layout")
+    func openStep() throws {
+        // Each quoted character used to recount the string (2.7 s for 80,000).
+        try Self.expectLinear("OpenStep quoted string", ["convert", "{}", "--format", "json"], n: 40_000) { n in
+            Array(("'" + String(repeating: "a", count: n) + "'").utf8)
+        }
+        // Each build file's comment used to scan every object for its phase.
+        try Self.expectLinear("convert --format pbxproj", ["convert", "{}", "--format", "pbxproj"], n: 400, Self.xcodeProject)
+    }
+
+    /// An Xcode project of `n` source files: a file reference and a build file each, all in one Sources phase.
+    static func xcodeProject(_ n: Int) -> [UInt8] {
+        func id(_ kind: Int, _ i: Int) -> String { String(format: "%02d%022d", kind, i) }
+        var objects = ""
+        var files: [String] = []
+        for i in 0..<n {
+            objects += "\(id(1, i)) = {isa = PBXFileReference; path = f\(i).swift; sourceTree = SOURCE_ROOT; };\n"
+            objects += "\(id(2, i)) = {isa = PBXBuildFile; fileRef = \(id(1, i)); };\n"
+            files.append(id(2, i))
+        }
+        objects += "\(id(3, 0)) = {isa = PBXSourcesBuildPhase; files = (\(files.joined(separator: ","))); };\n"
+        objects += "\(id(4, 0)) = {isa = PBXProject; mainGroup = \(id(5, 0)); targets = (); };\n"
+        objects += "\(id(5, 0)) = {isa = PBXGroup; children = (); sourceTree = \"<group>\"; };\n"
+        return Array("// !$*UTF8*$!\n{ archiveVersion = 1; objects = {\n\(objects)}; rootObject = \(id(4, 0)); }\n".utf8)
+    }
+
     @Test("XML reader: n dictionaries")
     func xml() throws {
         try Self.expectLinear("convert xml → binary1", ["convert", "{}", "--format", "binary1"], n: 2000, Self.xmlWide)

@@ -188,15 +188,19 @@ public func which(_ name: String) -> String? {
     return nil
 }
 
+/// One field of an activity container, built by hand from
+/// Specs/activity-container.md: its word (`length | 0x01000000`, little-endian)
+/// and bytes, or the zero word of an absent field.
+public func containerField(_ bytes: [UInt8]?) -> [UInt8] {
+    guard let bytes else { return [0, 0, 0, 0] }
+    let count = UInt32(bytes.count)
+    return [UInt8(truncatingIfNeeded: count), UInt8(truncatingIfNeeded: count >> 8), UInt8(truncatingIfNeeded: count >> 16), 0x01] + bytes
+}
+
 /// An activity container built by hand from Specs/activity-container.md:
 /// header 1, no title, the userInfo bytes, the JSON of the activity type, no
 /// URL, no streams (tests build wire forms without the code under test).
 public func activityContainer(userInfo: [UInt8], type: String = "com.example.x") -> [UInt8] {
-    func field(_ bytes: [UInt8]?) -> [UInt8] {
-        guard let bytes else { return [0, 0, 0, 0] }
-        let count = UInt32(bytes.count)
-        return [UInt8(truncatingIfNeeded: count), UInt8(truncatingIfNeeded: count >> 8), UInt8(truncatingIfNeeded: count >> 16), 0x01] + bytes
-    }
     let json = Array(#"{"teamID":"","type":"\#(type)"}"#.utf8)
-    return [1, 0, 0, 0] + field(nil) + field(userInfo) + field(json) + field(nil) + field(nil)
+    return [1, 0, 0, 0] + containerField(nil) + containerField(userInfo) + containerField(json) + containerField(nil) + containerField(nil)
 }
