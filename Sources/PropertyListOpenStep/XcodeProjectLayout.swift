@@ -178,7 +178,13 @@ struct XcodeProjectLayout {
         case "PBXProject":
             return "Project object"
         case "PBXBuildFile":
-            let file = object["fileRef"]?.stringValue.flatMap { comment(for: $0) } ?? object["productRef"]?.stringValue.flatMap { comment(for: $0) }
+            // The file's own comment, never another build file's (a build file
+            // referring to itself or to another recursed forever; found by fuzzing).
+            func fileComment(_ reference: String?) -> String? {
+                guard let reference, objects[reference]?["isa"]?.stringValue != "PBXBuildFile" else { return nil }
+                return comment(for: reference)
+            }
+            let file = fileComment(object["fileRef"]?.stringValue) ?? fileComment(object["productRef"]?.stringValue)
             guard let file else { return nil }
             guard let phase = phaseOfBuildFile[id] else { return file }
             return "\(file) in \(phase)"
