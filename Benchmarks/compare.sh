@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Benchmarks ActivityCodec (plistkit-bench) against Linux Foundation, libplist 2.2
-# and Python's plistlib, interleaved, and writes a Markdown summary.
+# Benchmarks ActivityCodec (plistkit-bench) against Linux Foundation, libplist 2.2,
+# Python's plistlib and the rust `plist` crate, with libxml2's bare SAX parse as
+# the XML-decode floor, interleaved, and writes a Markdown summary.
 # See Benchmarks/README.md.
 #
-#   bash Benchmarks/compare.sh                 # ROUNDS=5 full rounds (~16-18 min here)
+#   bash Benchmarks/compare.sh                 # ROUNDS=5 full rounds (~18-21 min here)
 #   ROUNDS=3 bash Benchmarks/compare.sh
 #   QUICK=1 bash Benchmarks/compare.sh         # smoke test: 1 round, small files only
 #
@@ -49,9 +50,19 @@ need_package() {  # need_package TEST-COMMAND PACKAGE
     fi
 }
 need_package "pkg-config --exists libplist-2.0" libplist-dev
+need_package "pkg-config --exists libxml-2.0" libxml2-dev
 need_package "test -x /usr/bin/time" time
+# The rust `plist` crate and its dependencies, as Debian packages them
+# (a cargo directory source); the rust peer is built offline against it.
+RUST_REGISTRY=/usr/share/cargo/registry
+need_package "ls -d $RUST_REGISTRY/plist-1.*" librust-plist-dev
 command -v python3 >/dev/null || die "python3 is required"
 command -v gcc >/dev/null || die "gcc is required"
+# cargo: the machine's (rustup's, in ~/.cargo/bin) if there is one, else Debian's.
+if ! command -v cargo >/dev/null && [[ -x "$HOME/.cargo/bin/cargo" ]]; then
+    export PATH="$PATH:$HOME/.cargo/bin"
+fi
+need_package "command -v cargo" cargo
 
 # ---------------------------------------------------------------- builds
 PLISTKIT_BENCH="$ROOT/.build/release/plistkit-bench"
@@ -83,6 +94,34 @@ if [[ ! -x "$BIN/libplist_bench" || "$BENCH/peers/libplist_bench.c" -nt "$BIN/li
     log "building libplist_bench"
     # shellcheck disable=SC2046
     gcc -O2 -o "$BIN/libplist_bench" "$BENCH/peers/libplist_bench.c" $(pkg-config --cflags --libs libplist-2.0)
+fi
+if [[ ! -x "$BIN/libxml2_floor" || "$BENCH/peers/libxml2_floor.c" -nt "$BIN/libxml2_floor" ]]; then
+    log "building libxml2_floor"
+    # shellcheck disable=SC2046
+    gcc -O2 -o "$BIN/libxml2_floor" "$BENCH/peers/libxml2_floor.c" $(pkg-config --cflags --libs libxml-2.0)
+fi
+# The rust peer: offline, against Debian's registry only (a CARGO_HOME of our own
+# whose config replaces crates.io with it). Cargo writes Cargo.lock beside
+# Cargo.toml (ignored by git there).
+RUST_SRC="$BENCH/peers/rust_plist_bench"
+if [[ ! -x "$BIN/rust_plist_bench" || "$RUST_SRC/Cargo.toml" -nt "$BIN/rust_plist_bench" ||
+      "$RUST_SRC/src/main.rs" -nt "$BIN/rust_plist_bench" ]]; then
+    log "building rust_plist_bench (cargo, offline, Debian's crates)"
+    mkdir -p "$WORK/cargo-home"
+    cat >"$WORK/cargo-home/config.toml" <<EOF
+[source.crates-io]
+replace-with = "debian"
+
+[source.debian]
+directory = "$RUST_REGISTRY"
+
+[net]
+offline = true
+EOF
+    CARGO_HOME="$WORK/cargo-home" cargo build --offline --release --quiet \
+        --manifest-path "$RUST_SRC/Cargo.toml" --target-dir "$WORK/rust-target" >&2
+    cp "$WORK/rust-target/release/rust_plist_bench" "$BIN/rust_plist_bench.tmp"
+    mv "$BIN/rust_plist_bench.tmp" "$BIN/rust_plist_bench"
 fi
 
 # ---------------------------------------------------------------- corpus
@@ -126,7 +165,12 @@ subpack "$KEYED" 1000 "$CORPUS/userinfo-keyed-1k.pack.bplist"
 subpack "$KEYED" 100 "$CORPUS/userinfo-keyed-100.pack.bplist"
 
 # ---------------------------------------------------------------- peers and cases
-PEERS=(activitycodec libplist foundation plistlib)
+# libxml2-floor is not a codec: libxml2's SAX parse with empty callbacks, set up as
+# ActivityCodec's XML reader sets it up -- the floor of any reader built on it.
+# Two floors: libxml2-floor is issue 19's (the SAX2 push parser, as the reader used
+# libxml2 before it); libxml2-floor-ours is libxml2 set up exactly as the reader sets
+# it up now (the pull parser, SAX1 element events) -- the true floor of our reader.
+PEERS=(activitycodec libplist foundation plistlib rust-plist libxml2-floor libxml2-floor-ours)
 
 peer_command() {  # prints nothing; sets CMD array
     case "$1" in
@@ -134,23 +178,31 @@ peer_command() {  # prints nothing; sets CMD array
         libplist) CMD=("$BIN/libplist_bench") ;;
         foundation) CMD=("$BIN/foundation_bench") ;;
         plistlib) CMD=(python3 "$BENCH/peers/plistlib_bench.py") ;;
+        rust-plist) CMD=("$BIN/rust_plist_bench") ;;
+        libxml2-floor) CMD=("$BIN/libxml2_floor") ;;
+        libxml2-floor-ours) CMD=(env LIBXML2_FLOOR_SETUP=ours "$BIN/libxml2_floor") ;;
     esac
 }
 
-supports() {  # supports PEER OP
-    case "$1:$2" in
+supports() {  # supports PEER OP FORMAT
+    case "$1:$2:$3" in
         activitycodec:* | foundation:*) return 0 ;;
-        libplist:decode | libplist:encode | plistlib:decode | plistlib:encode) return 0 ;;
+        libplist:decode:* | libplist:encode:* | plistlib:decode:* | plistlib:encode:*) return 0 ;;
+        rust-plist:decode:* | rust-plist:encode:*) return 0 ;;
+        libxml2-floor:decode:xml | libxml2-floor-ours:decode:xml) return 0 ;;
         *) return 1 ;;
     esac
 }
 
-# ITERS per file, so one run of a fast peer (ActivityCodec, libplist) takes roughly
-# 0.2-2 s here; the slow peers (Foundation, plistlib) get fewer. The summary compares
-# per-iteration medians, so differing ITERS is fine.
+# ITERS per file, so one run of a fast peer (ActivityCodec, libplist, rust-plist,
+# libxml2-floor) takes roughly 0.2-2 s here; the slow peers (Foundation, plistlib)
+# get fewer, and so does rust-plist's XML decode (xml-rs: 10-25 MB/s here, about
+# Foundation's speed). The summary compares per-iteration medians, so differing
+# ITERS is fine.
 iters() {  # iters PEER OP FILE
     local slow=0
     [[ "$1" == foundation || "$1" == plistlib ]] && slow=1
+    [[ "$1" == rust-plist && "$2" == decode && "$3" == *.xml ]] && slow=1   # 0.1-2.6 s per iteration
     [[ "$1:$2:$3" == libplist:encode:library.bplist ]] && slow=1   # ~18 s per iteration
     case "$3" in
         one-userinfo.bplist) ((slow)) && echo 2000 || echo 20000 ;;
@@ -219,12 +271,21 @@ swift_version="$(swift --version 2>&1 | grep -m1 -i 'swift version' || true)"
 libplist_version="$(pkg-config --modversion libplist-2.0)"
 python_version="$(python3 --version 2>&1)"
 gcc_version="$(gcc --version | head -1)"
+libxml2_version="$(pkg-config --modversion libxml-2.0)"
+# The plist crate cargo resolved (Cargo.lock), else the one Debian's registry holds.
+rust_plist_version="$(python3 -c '
+import sys, tomllib
+lock = tomllib.load(open(sys.argv[1], "rb"))
+print(next(p["version"] for p in lock["package"] if p["name"] == "plist"))' "$RUST_SRC/Cargo.lock" 2>/dev/null ||
+    dpkg-query -W -f '${Version}' librust-plist-dev 2>/dev/null || echo unknown)"
+rustc_version="$(rustc --version 2>/dev/null || echo 'rustc ?')"
 : >"$RESULTS"
-printf '{"op":"meta","date":%s,"commit":%s,"dirty_source_files":%s,"build":%s,"rounds":%s,"heavy_rounds":%s,"quick":%s,"cpus":%s,"loadavg":%s,"swift":%s,"libplist":%s,"python":%s,"gcc":%s}\n' \
+printf '{"op":"meta","date":%s,"commit":%s,"dirty_source_files":%s,"build":%s,"rounds":%s,"heavy_rounds":%s,"quick":%s,"cpus":%s,"loadavg":%s,"swift":%s,"libplist":%s,"python":%s,"gcc":%s,"libxml2":%s,"rust_plist":%s,"rustc":%s}\n' \
     "$(json_string "$(date '+%F %T %Z')")" "$(json_string "$commit")" "$dirty" "$(json_string "$BUILD_NOTE")" \
     "$ROUNDS" "$HEAVY_ROUNDS" "$([[ $QUICK == 1 ]] && echo true || echo false)" "$(nproc)" \
     "$(json_string "$(cut -d' ' -f1-3 /proc/loadavg)")" "$(json_string "$swift_version")" \
-    "$(json_string "$libplist_version")" "$(json_string "$python_version")" "$(json_string "$gcc_version")" >>"$RESULTS"
+    "$(json_string "$libplist_version")" "$(json_string "$python_version")" "$(json_string "$gcc_version")" \
+    "$(json_string "$libxml2_version")" "$(json_string "$rust_plist_version")" "$(json_string "$rustc_version")" >>"$RESULTS"
 
 # ---------------------------------------------------------------- rounds
 run_one() {  # run_one ROUND PEER OP FORMAT FILE
@@ -259,7 +320,7 @@ for ((round = 0; round < ROUNDS; round++)); do
     for case in "${CASES[@]}"; do
         read -r op format file <<<"$case"
         for peer in "${order[@]}"; do
-            supports "$peer" "$op" || continue
+            supports "$peer" "$op" "$format" || continue
             if heavy "$peer" "$op" "$file" && ((round >= HEAVY_ROUNDS)); then continue; fi
             run_one "$round" "$peer" "$op" "$format" "$file"
         done
@@ -275,6 +336,7 @@ for format in binary xml; do
     ext=bplist
     [[ $format == xml ]] && ext=xml
     for peer in "${PEERS[@]}"; do
+        supports "$peer" decode "$format" || continue
         peer_command "$peer"
         if /usr/bin/time -f %M -o "$WORK/rss.txt" "${CMD[@]}" decode "$format" "$CORPUS/$RSS_BASE.$ext" 1 >/dev/null 2>"$WORK/last-stderr.txt"; then
             rss="$(tail -1 "$WORK/rss.txt")"

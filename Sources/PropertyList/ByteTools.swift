@@ -6,24 +6,27 @@
 /// first such byte; flags above it may be spurious (borrows), which callers
 /// either ignore or never read.
 package enum WordScan {
-    package static let ones: UInt64 = 0x0101_0101_0101_0101
-    package static let highs: UInt64 = 0x8080_8080_8080_8080
+    // Inlinable (with the constants as computed properties) so that scanning
+    // loops in other modules inline them: measured 1.7% of XML decoding in
+    // calls to bytes(in:equalTo:) when they were not.
+    @inlinable package static var ones: UInt64 { 0x0101_0101_0101_0101 }
+    @inlinable package static var highs: UInt64 { 0x8080_8080_8080_8080 }
 
     /// Flags where a byte of `word` equals `byte`.
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func bytes(in word: UInt64, equalTo byte: UInt8) -> UInt64 {
         let x = word ^ (ones &* UInt64(byte))
         return (x &- ones) & ~x & highs
     }
 
     /// Flags where a byte of `word` is below `limit` (at most 0x80).
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func bytes(in word: UInt64, below limit: UInt8) -> UInt64 {
         (word &- ones &* UInt64(limit)) & ~word & highs
     }
 
     /// True when some byte of `word` is 0x80 or above (exact: no borrows).
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func hasNonASCII(_ word: UInt64) -> Bool { word & highs != 0 }
 
     /// The index of the first byte ≥ 0x80 in `region`, or nil when it is all ASCII.

@@ -126,6 +126,42 @@ public struct StringKeyedDictionary<Value: Hashable & Sendable>: Sendable {
         return true
     }
 
+    /// For a reader that checks each key as it arrives and adds its value
+    /// later: makes room for one more entry and returns where `key` goes, or
+    /// nil when it is present. Nothing may change the dictionary before
+    /// ``append(_:forNewKey:at:)`` takes the slot.
+    ///
+    /// `hashes` holds the `hashValue` of every stored key, in order, once the
+    /// dictionary is past ``scanLimit`` (the reader keeps them, so that the
+    /// index grows without hashing any key again); `hash` gives the new key's,
+    /// asked for only then. Small dictionaries are scanned and hash nothing.
+    /// The slot is an index bucket, or -1 in a scanned dictionary.
+    @inlinable package mutating func slot(forNewKey key: String, hash: () -> Int, hashes: UnsafeBufferPointer<Int>) -> Int? {
+        if index.isEmpty && storedKeys.count < KeyIndex.scanLimit {
+            for existing in storedKeys where existing == key { return nil }
+            return -1
+        }
+        let count = storedKeys.count + 1
+        if count > index.capacity >> 1 {
+            index = KeyIndex(forCount: Swift.max(count, 2 * storedKeys.count))
+            let mask = index.capacity - 1
+            for position in storedKeys.indices {
+                var bucket = hashes[position] & mask
+                while index[bucket] != 0 { bucket = (bucket + 1) & mask }
+                index.store(position + 1, at: bucket)
+            }
+        }
+        let (found, bucket) = find(key, hashValue: hash())
+        return found == nil ? bucket : nil
+    }
+
+    /// Adds the entry whose slot ``slot(forNewKey:hash:hashes:)`` gave.
+    @inlinable package mutating func append(_ value: __owned Value, forNewKey key: __owned String, at slot: Int) {
+        if slot >= 0 { index.store(storedKeys.count + 1, at: slot) }
+        storedKeys.append(key)
+        storedValues.append(value)
+    }
+
     /// The position of `key`'s entry, if present.
     @inlinable package func position(forKey key: String) -> Int? {
         if index.isEmpty {

@@ -17,7 +17,7 @@ enum LibXML2 {
     }()
 }
 
-/// libxml2's SAX2 parser over a UTF-8 buffer, feeding a ``PlistGrammar`` event
+/// libxml2's SAX parser over a UTF-8 buffer, feeding a ``PlistGrammar`` event
 /// by event: no document tree and no node objects are built, so memory is
 /// bounded by the value being read. The first grammar error stops the parser;
 /// libxml2's own diagnostics are collected per parser (no global handler is
@@ -25,66 +25,135 @@ enum LibXML2 {
 /// holds every libxml2 call. See Specs/xml-plist.md, "libxml2".
 final class XMLSAXParser {
     /// The grammar the events drive; read its result after ``parse(_:)``.
-    var grammar: PlistGrammar { grammarStorage.pointee }
-    /// The grammar lives outside the object's stored properties so that each
-    /// event mutates it without a dynamic exclusivity check (measured: 5% of
-    /// decoding went to swift_beginAccess).
-    private let grammarStorage: UnsafeMutablePointer<PlistGrammar>
-    /// Set by the first grammar error: later events are ignored.
-    private var stopped = false
+    var grammar: PlistGrammar { session.pointee.grammar }
     /// The first grammar error, located (line, column, key path).
-    private(set) var failure: PropertyListError?
+    var failure: PropertyListError? { session.pointee.failure }
     /// The first diagnostic libxml2 reported: message, line, column.
-    fileprivate(set) var diagnostic: (message: String, line: Int, column: Int)?
+    var diagnostic: (message: String, line: Int, column: Int)? { session.pointee.diagnostic }
     /// Where the parser stopped: line and column.
     private(set) var endPosition = (line: 1, column: 1)
-    private var parser: OpaquePointer?
-
-    /// Bytes handed to libxml2 per push.
-    static let chunkBytes = 256 << 10
+    /// Everything the callbacks change, at a fixed address that their context
+    /// pointer names: each event reaches it with no reference counting and no
+    /// dynamic exclusivity check (measured: 5% of decoding went to
+    /// swift_beginAccess when the grammar was a stored property, and 7% to
+    /// retaining and releasing the parser object per event).
+    private let session: UnsafeMutablePointer<SAXSession>
 
     init(grammar: PlistGrammar) {
-        grammarStorage = .allocate(capacity: 1)
-        grammarStorage.initialize(to: grammar)
+        session = .allocate(capacity: 1)
+        session.initialize(to: SAXSession(grammar: grammar))
     }
 
     deinit {
-        grammarStorage.deinitialize(count: 1)
-        grammarStorage.deallocate()
+        session.deinitialize(count: 1)
+        session.deallocate()
     }
 
-    /// Parses `utf8` (already checked and transcoded by ``XMLInput``); returns
-    /// false if libxml2 could not start.
+    /// Parses `utf8` (already checked and transcoded by ``XMLInput``, with no
+    /// NUL byte); returns false if libxml2 could not start.
     func parse(_ utf8: [UInt8]) -> Bool {
-        let parser = withUnsafePointer(to: Self.events) { events in
-            activitycodec_xml_parser_create(events, Unmanaged.passUnretained(self).toOpaque())
-        }
-        guard let parser else { return false }
-        self.parser = parser
-        defer {
-            self.parser = nil
-            activitycodec_xml_parser_free(parser)
-        }
-        // Pushed in chunks, so that libxml2 holds only a window of the document
-        // (it drops what it has parsed), never a second copy of all of it.
         utf8.withUnsafeBufferPointer { bytes in
             bytes.withMemoryRebound(to: CChar.self) { chars in
-                var offset = 0
-                repeat {
-                    let length = min(Self.chunkBytes, chars.count - offset)
-                    let last = offset + length == chars.count
-                    let status = activitycodec_xml_parser_push(parser, chars.baseAddress.map { $0 + offset }, Int32(length), last ? 1 : 0)
-                    offset += length
-                    if status != 0 || stopped { break }
-                } while offset < chars.count
+                // libxml2 pulls the bytes from this buffer as it parses (a window at a time).
+                let parser = withUnsafePointer(to: Self.events) { events in
+                    activitycodec_xml_parser_create(events, UnsafeMutableRawPointer(session), chars.baseAddress, chars.count)
+                }
+                guard let parser else { return false }
+                session.pointee.parser = parser
+                defer {
+                    session.pointee.parser = nil
+                    activitycodec_xml_parser_free(parser)
+                }
+                _ = activitycodec_xml_parser_run(parser)
+                endPosition = session.pointee.position
+                return true
             }
         }
-        endPosition = position
-        return true
     }
 
+    @inline(__always)
+    fileprivate static func session(_ context: UnsafeMutableRawPointer?) -> UnsafeMutablePointer<SAXSession> {
+        context!.assumingMemoryBound(to: SAXSession.self)
+    }
+
+    /// The events the plist grammar needs, forwarded by the bridge.
+    private static let events = activitycodec_sax_events(
+        start_element: { context, name, attributes in
+            let session = XMLSAXParser.session(context)
+            let element = session.pointee.elements.element(name)
+            session.pointee.step { grammar throws(PropertyListError) in
+                var list: [(name: String, value: String)] = []
+                if var pair = attributes {
+                    // (name, value) pairs up to a NULL name; namespace declarations are attributes here.
+                    while let attributeName = pair[0] {
+                        list.append((String(cString: attributeName), XMLSAXParser.string(pair[1])))
+                        pair += 2
+                    }
+                }
+                try grammar.startElement(element, name: name, attributes: list)
+            }
+        },
+        end_element: { context in
+            XMLSAXParser.session(context).pointee.step { grammar throws(PropertyListError) in try grammar.endElement() }
+        },
+        characters: { context, text, length in
+            XMLSAXParser.session(context).pointee.step { grammar throws(PropertyListError) in
+                try grammar.characters(UnsafeBufferPointer(start: text, count: Int(length)), cdata: false)
+            }
+        },
+        cdata: { context, text, length in
+            XMLSAXParser.session(context).pointee.step { grammar throws(PropertyListError) in
+                try grammar.characters(UnsafeBufferPointer(start: text, count: Int(length)), cdata: true)
+            }
+        },
+        comment: { context in
+            XMLSAXParser.session(context).pointee.step { grammar throws(PropertyListError) in try grammar.comment() }
+        },
+        processing_instruction: { context, target in
+            XMLSAXParser.session(context).pointee.step { grammar throws(PropertyListError) in
+                try grammar.processingInstruction(target: XMLSAXParser.string(target))
+            }
+        },
+        reference: { context, name in
+            XMLSAXParser.session(context).pointee.step { grammar throws(PropertyListError) in
+                try grammar.entityReference(name: XMLSAXParser.string(name))
+            }
+        },
+        document_type: { context, name, publicID, systemID in
+            XMLSAXParser.session(context).pointee.step { grammar throws(PropertyListError) in
+                try grammar.documentType(name: XMLSAXParser.string(name), publicID: publicID.map { String(cString: $0) },
+                                         systemID: systemID.map { String(cString: $0) })
+            }
+        },
+        diagnostic: { context, message, line, column in
+            let session = XMLSAXParser.session(context)
+            guard session.pointee.diagnostic == nil else { return }
+            let text = message.map { String(cString: $0) } ?? "XML error"
+            session.pointee.diagnostic = (text.trimmingTrailingNewlines, Int(line), Int(column))
+        }
+    )
+
+    fileprivate static func string(_ pointer: UnsafePointer<UInt8>?) -> String {
+        guard let pointer else { return "" }
+        return String(cString: pointer)
+    }
+}
+
+/// One parse's state, which libxml2's callbacks reach through their context pointer.
+struct SAXSession {
+    var grammar: PlistGrammar
+    /// The plist elements met so far, by libxml2's interned name pointer.
+    var elements = ElementNames()
+    /// Set by the first grammar error: later events are ignored.
+    var stopped = false
+    var failure: PropertyListError?
+    var diagnostic: (message: String, line: Int, column: Int)?
+    var parser: OpaquePointer?
+
+    init(grammar: PlistGrammar) { self.grammar = grammar }
+
     /// The parser's current line and column (1-based).
-    private var position: (line: Int, column: Int) {
+    var position: (line: Int, column: Int) {
         guard let parser else { return (1, 1) }
         var line: Int32 = 1
         var column: Int32 = 1
@@ -94,111 +163,50 @@ final class XMLSAXParser {
 
     /// Runs one grammar step; a thrown error is located and stops the parser.
     @inline(__always)
-    fileprivate func step(_ body: (inout PlistGrammar) throws(PropertyListError) -> Void) {
+    mutating func step(_ body: (inout PlistGrammar) throws(PropertyListError) -> Void) {
         guard !stopped else { return }
         do {
-            try body(&grammarStorage.pointee)
+            try body(&grammar)
         } catch {
-            stopped = true
-            var located = error
-            let (line, column) = position
-            located.location = .lineColumn(line: line, column: column)
-            located.keyPath = PropertyListKeyPath(grammar.keyPath + error.keyPath.components)
-            failure = located
-            if let parser { activitycodec_xml_parser_stop(parser) }
+            fail(error)
         }
     }
 
-    @inline(__always)
-    fileprivate static func parser(_ context: UnsafeMutableRawPointer?) -> XMLSAXParser {
-        Unmanaged<XMLSAXParser>.fromOpaque(context!).takeUnretainedValue()
+    @inline(never)
+    private mutating func fail(_ error: PropertyListError) {
+        stopped = true
+        var located = error
+        let (line, column) = position
+        located.location = .lineColumn(line: line, column: column)
+        located.keyPath = PropertyListKeyPath(grammar.keyPath + error.keyPath.components)
+        failure = located
+        if let parser { activitycodec_xml_parser_stop(parser) }
+    }
+}
+
+/// The plist element each element name stands for. libxml2 interns names (one
+/// pointer per distinct name and parser), so each distinct name is matched on
+/// its bytes once and found by its pointer afterwards.
+struct ElementNames {
+    private var known: [(pointer: UnsafePointer<UInt8>, element: PlistElement)] = []
+
+    mutating func element(_ name: UnsafePointer<UInt8>?) -> PlistElement {
+        guard let name else { return .unknown }
+        for entry in known where entry.pointer == name { return entry.element }
+        let element = Self.match(name)
+        // Only the plist names are remembered (at most eleven): any other name is refused at once.
+        if element != .unknown { known.append((name, element)) }
+        return element
     }
 
-    /// The events the plist grammar needs, forwarded by the bridge.
-    private static let events = activitycodec_sax_events(
-        start_element: { context, localName, prefix, namespaceCount, namespaces, attributeCount, attributes in
-            XMLSAXParser.parser(context).step { grammar throws(PropertyListError) in
-                let (element, name) = XMLSAXParser.element(localName, prefix: prefix)
-                var list: [(name: String, value: String)] = []
-                if namespaceCount > 0 || attributeCount > 0 {
-                    // Namespace declarations count as attributes, as xmlns="…" is one in the text.
-                    for index in 0..<Int(namespaceCount) {
-                        let declared = namespaces?[2 * index].map { "xmlns:" + String(cString: $0) } ?? "xmlns"
-                        list.append((declared, XMLSAXParser.string(namespaces?[2 * index + 1])))
-                    }
-                    for index in 0..<Int(attributeCount) {
-                        // Five pointers per attribute: local name, prefix, URI, value start, value end.
-                        let base = 5 * index
-                        let local = XMLSAXParser.string(attributes?[base])
-                        let qualified = attributes?[base + 1].map { String(cString: $0) + ":" + local } ?? local
-                        var value = ""
-                        if let start = attributes?[base + 3], let end = attributes?[base + 4] {
-                            value = String(decoding: UnsafeBufferPointer(start: start, count: end - start), as: UTF8.self)
-                        }
-                        list.append((qualified, value))
-                    }
-                }
-                try grammar.startElement(element, name: name, attributes: list)
-            }
-        },
-        end_element: { context in
-            XMLSAXParser.parser(context).step { grammar throws(PropertyListError) in try grammar.endElement() }
-        },
-        characters: { context, text, length in
-            XMLSAXParser.parser(context).step { grammar throws(PropertyListError) in
-                try grammar.characters(UnsafeBufferPointer(start: text, count: Int(length)), cdata: false)
-            }
-        },
-        cdata: { context, text, length in
-            XMLSAXParser.parser(context).step { grammar throws(PropertyListError) in
-                try grammar.characters(UnsafeBufferPointer(start: text, count: Int(length)), cdata: true)
-            }
-        },
-        comment: { context in
-            XMLSAXParser.parser(context).step { grammar throws(PropertyListError) in try grammar.comment() }
-        },
-        processing_instruction: { context, target in
-            XMLSAXParser.parser(context).step { grammar throws(PropertyListError) in
-                try grammar.processingInstruction(target: XMLSAXParser.string(target))
-            }
-        },
-        reference: { context, name in
-            XMLSAXParser.parser(context).step { grammar throws(PropertyListError) in
-                try grammar.entityReference(name: XMLSAXParser.string(name))
-            }
-        },
-        document_type: { context, name, publicID, systemID in
-            XMLSAXParser.parser(context).step { grammar throws(PropertyListError) in
-                try grammar.documentType(name: XMLSAXParser.string(name), publicID: publicID.map { String(cString: $0) },
-                                         systemID: systemID.map { String(cString: $0) })
-            }
-        },
-        diagnostic: { context, message, line, column in
-            let parser = XMLSAXParser.parser(context)
-            guard parser.diagnostic == nil else { return }
-            let text = message.map { String(cString: $0) } ?? "XML error"
-            parser.diagnostic = (text.trimmingTrailingNewlines, Int(line), Int(column))
-        }
-    )
-
-    /// The plist element a name stands for, matched on its bytes, and the name
-    /// (a shared constant for the plist elements, so no string is built for them).
-    fileprivate static func element(_ pointer: UnsafePointer<UInt8>?, prefix: UnsafePointer<UInt8>?) -> (PlistElement, String) {
-        guard let pointer else { return (.unknown, "") }
-        if let prefix { return (.unknown, String(cString: prefix) + ":" + String(cString: pointer)) }
-        // The first letter narrows the plist names to one or two.
-        let first = pointer[0]
-        for (element, name, bytes) in PlistElement.names where bytes[0] == first {
+    /// The plist element a NUL-terminated name spells, or `.unknown`.
+    static func match(_ name: UnsafePointer<UInt8>) -> PlistElement {
+        for (element, _, bytes) in PlistElement.names where bytes[0] == name[0] {
             var i = 0
-            while i < bytes.count, pointer[i] == bytes[i] { i += 1 }
-            if i == bytes.count, pointer[i] == 0 { return (element, name) }
+            while i < bytes.count, name[i] == bytes[i] { i += 1 }
+            if i == bytes.count, name[i] == 0 { return element }
         }
-        return (.unknown, String(cString: pointer))
-    }
-
-    fileprivate static func string(_ pointer: UnsafePointer<UInt8>?) -> String {
-        guard let pointer else { return "" }
-        return String(cString: pointer)
+        return .unknown
     }
 }
 

@@ -41,6 +41,16 @@ enum XMLInput {
             let (line, column) = lineColumn(utf8, bad)
             throw PropertyListError(.invalidUTF8, "bytes that are not UTF-8", at: .lineColumn(line: line, column: column))
         }
+        // malformedXML: U+0000 is not an XML character. libxml2 refuses it too, but
+        // its pull parser stops at one after the root element as at the end of input.
+        let nul: Int? = utf8.withUnsafeBytes { raw in
+            guard let base = raw.baseAddress, let found = memchr(base, 0, raw.count) else { return nil }
+            return UnsafeRawPointer(found) - base
+        }
+        if let nul {
+            let (line, column) = lineColumn(utf8, nul)
+            throw PropertyListError(.malformedXML, "a NUL byte (U+0000 is not an XML character)", at: .lineColumn(line: line, column: column))
+        }
         // unsupportedEncoding: the declared encoding must be the one the bytes are in.
         if let declared = declaredEncoding(utf8), !declaredAllowed.contains(declared.lowercased()) {
             throw PropertyListError(.unsupportedEncoding, "declared encoding \(declared) is not supported (UTF-8, or UTF-16 with a byte-order mark)",
@@ -321,9 +331,8 @@ enum ScalarText {
         func shown() -> String { String(decoding: text, as: UTF8.self) }
         switch kind {
         case .string:
-            let string = String(decoding: text, as: UTF8.self)
-            try checkLeadingByteOrderMark(string)
-            return .string(string)
+            try checkLeadingByteOrderMark(utf8: text)
+            return .string(String(decoding: text, as: UTF8.self))
         case .trueValue: return .bool(true)
         case .falseValue: return .bool(false)
         case .integer:
@@ -358,14 +367,22 @@ enum ScalarText {
     /// leadingByteOrderMark: Apple's parser drops a U+FEFF at the start of a string
     /// or key (written raw or as `&#xFEFF;`) while libxml2 keeps it, so such text
     /// would read differently; it is refused.
-    static func checkLeadingByteOrderMark(_ text: String) throws(PropertyListError) {
-        guard text.unicodeScalars.first != "\u{FEFF}" else {
-            throw PropertyListError(.leadingByteOrderMark, "text starting with U+FEFF, which Apple's parser drops")
-        }
+    static func checkLeadingByteOrderMark(utf8 text: some Collection<UInt8>) throws(PropertyListError) {
+        // U+FEFF is EF BB BF in UTF-8 (it has no decomposition, so no other spelling exists).
+        var bytes = text.makeIterator()
+        guard bytes.next() == 0xEF, bytes.next() == 0xBB, bytes.next() == 0xBF else { return }
+        throw PropertyListError(.leadingByteOrderMark, "text starting with U+FEFF, which Apple's parser drops")
     }
 
     /// An optional sign, then decimal digits (leading zeros are decimal, not octal)
     /// or `0x`/`0X` and hexadecimal digits; no whitespace.
+    /// 10^0 … 10^22, every one an exact double.
+    private static let exactPowersOfTen: [Double] = (0...22).map { exponent in
+        var value = 1.0
+        for _ in 0..<exponent { value *= 10 }
+        return value
+    }
+
     static func integer(_ text: UnsafeBufferPointer<UInt8>) -> PropertyListInteger? {
         var i = 0
         var negative = false
@@ -406,9 +423,19 @@ enum ScalarText {
     static func real(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
         var i = 0
         func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
-        func digits() -> Int {
+        // The digits, as an integer while at most 19 of them are significant.
+        var mantissa: UInt64 = 0
+        var significant = 0
+        func digits(fraction: Bool) -> Int {
             let start = i
-            while i < text.count, isDigit(text[i]) { i += 1 }
+            while i < text.count, isDigit(text[i]) {
+                if mantissa != 0 || text[i] != UInt8(ascii: "0") {
+                    significant += 1
+                    if significant <= 19 { mantissa = mantissa &* 10 &+ UInt64(text[i] &- UInt8(ascii: "0")) }
+                }
+                if fraction && significant <= 19 { scale -= 1 }
+                i += 1
+            }
             return i - start
         }
         func skip(_ a: UInt8, or b: UInt8 = 0) -> Bool {
@@ -416,6 +443,8 @@ enum ScalarText {
             i += 1
             return true
         }
+        var scale = 0
+        let negative = i < text.count && text[i] == UInt8(ascii: "-")
         _ = skip(UInt8(ascii: "+"), or: UInt8(ascii: "-"))
         if i < text.count, !isDigit(text[i]), text[i] != UInt8(ascii: ".") {
             switch String(decoding: text, as: UTF8.self).lowercased() {
@@ -425,13 +454,32 @@ enum ScalarText {
             default: return nil
             }
         }
-        let whole = digits()
+        let whole = digits(fraction: false)
+        if significant > 19 { scale += significant - 19 }
         var fraction = 0
-        if skip(UInt8(ascii: ".")) { fraction = digits() }
+        if skip(UInt8(ascii: ".")) { fraction = digits(fraction: true) }
         guard whole > 0 || fraction > 0 else { return nil }
+        var exponentIsSmall = true
         if skip(UInt8(ascii: "e"), or: UInt8(ascii: "E")) {
+            let exponentNegative = i < text.count && text[i] == UInt8(ascii: "-")
             _ = skip(UInt8(ascii: "+"), or: UInt8(ascii: "-"))
-            guard digits() > 0 else { return nil }
+            let start = i
+            var exponent = 0
+            while i < text.count, isDigit(text[i]) {
+                if exponent < 10_000 { exponent = exponent * 10 + Int(text[i] &- UInt8(ascii: "0")) } else { exponentIsSmall = false }
+                i += 1
+            }
+            guard i > start else { return nil }
+            scale += exponentNegative ? -exponent : exponent
+        }
+        guard i == text.count else { return nil }
+        // Clinger's fast path: a mantissa below 2^53 and a power of ten up to
+        // 10^22 are both exact doubles, so one multiplication or division
+        // rounds correctly. Anything else goes to the C library's strtod.
+        if exponentIsSmall, significant <= 19, mantissa < 1 << 53, scale >= -22, scale <= 22 {
+            var value = Double(mantissa)
+            value = scale < 0 ? value / exactPowersOfTen[-scale] : value * exactPowersOfTen[scale]
+            return negative ? -value : value
         }
         guard i == text.count, let value = Double(String(decoding: text, as: UTF8.self)), value.isFinite else { return nil }
         return value

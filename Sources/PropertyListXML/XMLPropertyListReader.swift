@@ -101,12 +101,14 @@ enum PlistElement: Equatable {
 /// Open containers live in their own stacks and are appended to in place, so
 /// reading stays linear however large a container grows.
 struct PlistGrammar {
-    private enum Frame {
+    /// One open element. Plain values only (no references), so that pushing,
+    /// reading and popping frames does no reference counting.
+    private enum Frame: Equatable {
         case document(seenRoot: Bool)
         /// `<plist>`, or (implicit) a value element that is itself the root.
         case plist(hasValue: Bool, implicit: Bool)
         case array
-        case dictionary(pendingKey: String?)
+        case dictionary
         case scalar(ScalarKind)
     }
 
@@ -115,12 +117,24 @@ struct PlistGrammar {
         case trueValue = "true", falseValue = "false"
     }
 
+    /// An open `<dict>`: its entries, the key waiting for its value (checked
+    /// against the others as it closed) and where that key goes.
+    private struct OpenDictionary {
+        var entries: PropertyListDictionary
+        var pendingKey: String?
+        var pendingSlot: Int?
+        /// Each stored key's `hashValue`, kept once the dictionary is past its
+        /// scan limit, so that its index grows without hashing a key twice.
+        var hashes: [Int] = []
+    }
+
     private let limits: PropertyListLimits
     private var stack: [Frame] = [.document(seenRoot: false)]
     private var arrays: [[PropertyListValue]] = []
-    private var dictionaries: [PropertyListDictionary] = []
+    private var dictionaries: [OpenDictionary] = []
     /// The UTF-8 text of the open scalar (only one can be open at a time).
     private var text: [UInt8] = []
+    private var keys = KeyCache()
     private var objects = 0
     /// The expanded size read so far, and what it may reach (Specs/value-model.md, "Expanded size").
     private var expandedSize = 0
@@ -130,19 +144,22 @@ struct PlistGrammar {
     init(limits: PropertyListLimits, inputBytes: Int) {
         self.limits = limits
         self.expansionBudget = limits.expansionBudget(inputBytes: inputBytes)
+        text.reserveCapacity(256)
     }
 
     /// The key path of the innermost open value.
     var keyPath: [PropertyListKeyPath.Component] {
         var arrayIndex = 0
+        var dictionaryIndex = 0
         var path: [PropertyListKeyPath.Component] = []
         for frame in stack {
             switch frame {
             case .array:
                 path.append(.index(arrays[arrayIndex].count))
                 arrayIndex += 1
-            case .dictionary(let pendingKey):
-                if let pendingKey { path.append(.key(pendingKey)) }
+            case .dictionary:
+                if let pendingKey = dictionaries[dictionaryIndex].pendingKey { path.append(.key(pendingKey)) }
+                dictionaryIndex += 1
             default: break
             }
         }
@@ -177,14 +194,16 @@ struct PlistGrammar {
         throw PropertyListError(.forbiddenNode, "entity reference &\(name); (no entities are declared in a property list)")
     }
 
-    /// An element opens.
-    mutating func startElement(_ element: PlistElement, name: String, attributes: [(name: String, value: String)]) throws(PropertyListError) {
+    /// An element opens. `name` is its name as written (only error messages
+    /// read it); `attributes` are its attributes, namespace declarations included.
+    mutating func startElement(_ element: PlistElement, name: UnsafePointer<UInt8>?, attributes: [(name: String, value: String)]) throws(PropertyListError) {
+        func shown() -> String { name.map { String(cString: $0) } ?? "" }
         switch stack.last! {
         case .document(let seenRoot):
             // unexpectedRoot: one root, <plist> with no attribute but version="1.0", or a
             // value element itself (CoreFoundation and plistlib read a bare value).
             guard !seenRoot, element == .plist || element.isValue else {
-                throw PropertyListError(.unexpectedRoot, "the root element is <\(name)>, not <plist> or a value")
+                throw PropertyListError(.unexpectedRoot, "the root element is <\(shown())>, not <plist> or a value")
             }
             stack[stack.count - 1] = .document(seenRoot: true)
             if element == .plist {
@@ -197,28 +216,29 @@ struct PlistGrammar {
             stack.append(.plist(hasValue: false, implicit: true))
         case .scalar(let kind):
             // misplacedElement: scalars hold text only.
-            throw PropertyListError(.misplacedElement, "<\(name)> inside <\(kind.rawValue)>")
+            throw PropertyListError(.misplacedElement, "<\(shown())> inside <\(kind.rawValue)>")
         case .plist(let hasValue, _):
             // plistValueCount: exactly one value.
             guard !hasValue else { throw PropertyListError(.plistValueCount, "<plist> holds more than one value") }
-        case .dictionary(let pendingKey):
+        case .dictionary:
+            let pendingKey = dictionaries[dictionaries.count - 1].pendingKey
             if element == .scalar(.key) {
-                guard pendingKey == nil else {
-                    throw PropertyListError(.missingValue, "key \"\(pendingKey!)\" has no value before the next <key>")
+                if let pendingKey {
+                    throw PropertyListError(.missingValue, "key \"\(pendingKey)\" has no value before the next <key>")
                 }
             } else if pendingKey == nil, element.isValue {
-                throw PropertyListError(.misplacedElement, "<\(name)> in a dictionary without a <key> before it")
+                throw PropertyListError(.misplacedElement, "<\(shown())> in a dictionary without a <key> before it")
             }
         case .array:
             break
         }
         // unknownElement
         guard element.isContainer || element.isValue || element == .scalar(.key) else {
-            throw PropertyListError(.unknownElement, "<\(name)> is not a property-list element")
+            throw PropertyListError(.unknownElement, "<\(shown())> is not a property-list element")
         }
         // unexpectedAttribute: only <plist> has one.
         if let attribute = attributes.first {
-            throw PropertyListError(.unexpectedAttribute, "<\(name)> has an attribute \(attribute.name)")
+            throw PropertyListError(.unexpectedAttribute, "<\(shown())> has an attribute \(attribute.name)")
         }
         switch element {
         case .dict, .array:
@@ -229,14 +249,14 @@ struct PlistGrammar {
             try countObject()
             try charge(ExpandedSize.node(depth: arrays.count + dictionaries.count, payload: 0))
             if element == .dict {
-                stack.append(.dictionary(pendingKey: nil))
-                dictionaries.append(PropertyListDictionary(minimumCapacity: PropertyListDictionary.scanLimit))
+                stack.append(.dictionary)
+                dictionaries.append(OpenDictionary(entries: PropertyListDictionary(minimumCapacity: PropertyListDictionary.scanLimit)))
             } else {
                 stack.append(.array)
                 arrays.append([])
             }
         case .scalar(.key):
-            guard case .dictionary = stack.last! else {
+            guard stack.last! == .dictionary else {
                 throw PropertyListError(.misplacedElement, "<key> outside a dictionary")
             }
             try charge(ExpandedSize.node(depth: arrays.count + dictionaries.count, payload: 0))
@@ -257,8 +277,10 @@ struct PlistGrammar {
         guard case .scalar(let kind) = stack.last! else {
             // misplacedCDATA / unexpectedText: containers hold elements and whitespace only.
             if cdata { throw PropertyListError(.misplacedCDATA, "CDATA between elements") }
-            if more.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) { return }
-            throw PropertyListError(.unexpectedText, "text between elements")
+            for byte in more where byte != 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D {
+                throw PropertyListError(.unexpectedText, "text between elements")
+            }
+            return
         }
         switch kind {
         case .key, .string: break
@@ -287,16 +309,9 @@ struct PlistGrammar {
         let value: PropertyListValue
         switch frame {
         case .scalar(.key):
-            // libxml2 hands over valid UTF-8 only.
-            let key = String(decoding: text, as: UTF8.self)
-            try ScalarText.checkLeadingByteOrderMark(key)
-            try charge(text.count)
-            // duplicateKey: each key once (canonically equivalent spellings count as one).
-            guard dictionaries[dictionaries.count - 1][key] == nil else {
-                stack.append(frame)
-                throw PropertyListError(.duplicateKey, "key \"\(key)\" appears more than once")
-            }
-            stack[stack.count - 1] = .dictionary(pendingKey: key)
+            stack.append(frame)
+            try closeKey()
+            stack.removeLast()
             return
         case .scalar(let kind):
             let limits = self.limits
@@ -304,11 +319,12 @@ struct PlistGrammar {
             try charge(value.payloadBytes)
         case .array:
             value = .array(arrays.removeLast())
-        case .dictionary(let pendingKey):
-            let dictionary = dictionaries.removeLast()
-            if let pendingKey {
+        case .dictionary:
+            let open = dictionaries.removeLast()
+            if let pendingKey = open.pendingKey {
                 throw PropertyListError(.missingValue, "key \"\(pendingKey)\" has no value", keyPath: PropertyListKeyPath([.key(pendingKey)]))
             }
+            let dictionary = open.entries
             // A dictionary whose only key is CF$UID, holding an integer in [0, 2^32), is a UID (CoreFoundation's reading).
             if dictionary.count == 1, case .integer(let integer)? = dictionary["CF$UID"] {
                 // uidTooWide: CoreFoundation would truncate a wider integer to a 32-bit UID.
@@ -329,7 +345,48 @@ struct PlistGrammar {
         try deliver(value)
     }
 
-    private mutating func deliver(_ value: PropertyListValue) throws(PropertyListError) {
+    /// `</key>`: the key is checked against its dictionary's keys and waits for its value.
+    private mutating func closeKey() throws(PropertyListError) {
+        let (key, cached): (String, Int?) = text.withUnsafeBufferPointer { bytes in
+            // libxml2 hands over valid UTF-8 only.
+            var made: String?
+            let entry = keys.entry(for: bytes) {
+                made = String(decoding: bytes, as: UTF8.self)
+                return made!
+            }
+            if let entry { return (keys.string(entry), entry) }
+            return (made ?? String(decoding: bytes, as: UTF8.self), nil)
+        }
+        try ScalarText.checkLeadingByteOrderMark(utf8: text)
+        try charge(text.count)
+        let top = dictionaries.count - 1
+        let slot: Int?
+        if dictionaries[top].entries.count < PropertyListDictionary.scanLimit {
+            slot = dictionaries[top].entries.slot(forNewKey: key, hash: { 0 }, hashes: UnsafeBufferPointer(start: nil, count: 0))
+        } else {
+            if dictionaries[top].hashes.isEmpty {
+                // Past the scan limit: from now on the index needs every key's hash.
+                dictionaries[top].hashes = dictionaries[top].entries.keys.map(\.hashValue)
+            }
+            var hash = 0
+            let hashes = dictionaries[top].hashes
+            slot = hashes.withUnsafeBufferPointer { stored in
+                dictionaries[top].entries.slot(forNewKey: key, hash: {
+                    hash = cached.map { keys.hash($0) } ?? key.hashValue
+                    return hash
+                }, hashes: stored)
+            }
+            if slot != nil { dictionaries[top].hashes.append(hash) }
+        }
+        // duplicateKey: each key once (canonically equivalent spellings count as one).
+        guard let slot else {
+            throw PropertyListError(.duplicateKey, "key \"\(key)\" appears more than once")
+        }
+        dictionaries[top].pendingKey = key
+        dictionaries[top].pendingSlot = slot
+    }
+
+    private mutating func deliver(_ value: __owned PropertyListValue) throws(PropertyListError) {
         switch stack.last! {
         case .plist(_, let implicit):
             result = value
@@ -345,13 +402,17 @@ struct PlistGrammar {
                 throw PropertyListError(.collectionLimitExceeded, "an array of more than \(limits.maxCollectionCount) members")
             }
             arrays[arrays.count - 1].append(value)
-        case .dictionary(let pendingKey):
-            guard let key = pendingKey else { preconditionFailure("values in dictionaries follow keys") }
-            guard dictionaries[dictionaries.count - 1].count < limits.maxCollectionCount else {
+        case .dictionary:
+            let top = dictionaries.count - 1
+            guard let key = dictionaries[top].pendingKey, let slot = dictionaries[top].pendingSlot else {
+                preconditionFailure("values in dictionaries follow keys")
+            }
+            guard dictionaries[top].entries.count < limits.maxCollectionCount else {
                 throw PropertyListError(.collectionLimitExceeded, "a dictionary of more than \(limits.maxCollectionCount) members")
             }
-            dictionaries[dictionaries.count - 1].insertNew(value, forKey: key)
-            stack[stack.count - 1] = .dictionary(pendingKey: nil)
+            dictionaries[top].pendingKey = nil
+            dictionaries[top].pendingSlot = nil
+            dictionaries[top].entries.append(value, forNewKey: key, at: slot)
         default:
             preconditionFailure("values are delivered to containers")
         }

@@ -11,16 +11,16 @@
 
 #include <stddef.h>
 
-/// The SAX2 events the plist grammar needs, each with the reader's own context
+/// The SAX events the plist grammar needs, each with the reader's own context
 /// first. Text is UTF-8 (libxml2's xmlChar), never NUL-terminated where a
 /// length is given.
 typedef struct activitycodec_sax_events {
-    /// An element starts. `namespaces` holds `namespace_count` (prefix, URI)
-    /// pairs; `attributes` holds `attribute_count` groups of five pointers:
-    /// local name, prefix, URI, value start, value end.
-    void (*start_element)(void *context, const unsigned char *local_name, const unsigned char *prefix,
-                          int namespace_count, const unsigned char **namespaces,
-                          int attribute_count, const unsigned char **attributes);
+    /// An element starts: its qualified name as written (`prefix:local` when it
+    /// has a prefix; libxml2 interns names, so one parser passes the same
+    /// pointer for every occurrence of a name), and `attributes`, NULL or a
+    /// NULL-terminated list of (qualified name, value) pairs in document order,
+    /// namespace declarations (`xmlns`, `xmlns:p`) among them.
+    void (*start_element)(void *context, const unsigned char *name, const unsigned char **attributes);
     void (*end_element)(void *context);
     /// Character data, including ignorable whitespace.
     void (*characters)(void *context, const unsigned char *text, int length);
@@ -36,17 +36,21 @@ typedef struct activitycodec_sax_events {
     void (*diagnostic)(void *context, const char *message, int line, int column);
 } activitycodec_sax_events;
 
-/// A libxml2 SAX2 push parser with the reader's options (no network, no entity
-/// substitution, no DTD loading, no recovery; XML_PARSE_HUGE), reading UTF-8.
+/// A libxml2 SAX parser with the reader's options (no network, no entity
+/// substitution, no DTD loading, no recovery; XML_PARSE_HUGE; the declared
+/// encoding ignored), reading UTF-8 from memory the caller owns.
 typedef struct activitycodec_xml_parser activitycodec_xml_parser;
 
-/// A new parser that reports to `events` with `context`; NULL if libxml2
-/// could not allocate one.
-activitycodec_xml_parser *activitycodec_xml_parser_create(const activitycodec_sax_events *events, void *context);
+/// A new parser over `length` bytes at `bytes` (which must stay valid until the
+/// parser is freed) that reports to `events` with `context`; NULL if libxml2
+/// could not allocate one. libxml2 reads the bytes in small pieces as it goes
+/// (it keeps a window of the document, never a copy of all of it).
+activitycodec_xml_parser *activitycodec_xml_parser_create(const activitycodec_sax_events *events, void *context,
+                                                          const char *bytes, size_t length);
 
-/// Pushes `length` bytes; `terminate` is non-zero for the last chunk. Returns
-/// libxml2's status (0 when no error so far).
-int activitycodec_xml_parser_push(activitycodec_xml_parser *parser, const char *bytes, int length, int terminate);
+/// Parses the whole document, reporting events. Returns 0 when libxml2 found
+/// it well formed (and nothing stopped the parser).
+int activitycodec_xml_parser_run(activitycodec_xml_parser *parser);
 
 /// Stops the parser: no further events are reported.
 void activitycodec_xml_parser_stop(activitycodec_xml_parser *parser);

@@ -1,0 +1,269 @@
+/* The libxml2 floors of the benchmark protocol (Benchmarks/README.md).
+ *   libxml2_floor decode xml FILE ITERS
+ *   LIBXML2_FLOOR_SETUP=ours libxml2_floor decode xml FILE ITERS
+ * libxml2's parse with every callback an empty function, so nothing is built:
+ * the lower bound of any XML plist reader built on libxml2 that way, not a
+ * codec. ActivityCodec's XML decode is compared with it as a share of its
+ * throughput. out_bytes = 0. Exits 1 if libxml2 finds a document not well-formed.
+ *
+ * Two set-ups, one parser per document each:
+ * - default, peer "libxml2-floor" (issue 19's definition, and ActivityCodec's
+ *   reader until issue 19): the SAX2 push parser, options NONET | HUGE, the
+ *   encoding switched to UTF-8, the document pushed in 256 KiB chunks;
+ * - LIBXML2_FLOOR_SETUP=ours, peer "libxml2-floor-ours": exactly ActivityCodec's
+ *   reader now (Sources/CLibXML2Bridge/LibXML2Bridge.c): the pull parser
+ *   (xmlCreateIOParserCtxt + xmlParseDocument) reading the document from memory
+ *   through an I/O callback, SAX1 element events, error and warning callbacks,
+ *   options NONET | HUGE | IGNORE_ENC. */
+#include <libxml/parser.h>
+#include <libxml/parserInternals.h>
+#include <libxml/xmlerror.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define CHUNK_BYTES (256 << 10)
+
+static double now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+static uint32_t u32(const unsigned char *p) { return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24; }
+
+static int compare(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The callbacks: empty functions, called through libxml2's handler pointers as
+ * ActivityCodec's are, so the calls cost the same and nothing else is done. */
+static void on_internal_subset(void *ctx, const xmlChar *name, const xmlChar *public_id, const xmlChar *system_id) {
+    (void)ctx; (void)name; (void)public_id; (void)system_id;
+}
+static void on_start_element(void *ctx, const xmlChar *local_name, const xmlChar *prefix, const xmlChar *uri,
+                                   int namespace_count, const xmlChar **namespaces, int attribute_count, int defaulted,
+                                   const xmlChar **attributes) {
+    (void)ctx; (void)local_name; (void)prefix; (void)uri; (void)namespace_count; (void)namespaces;
+    (void)attribute_count; (void)defaulted; (void)attributes;
+}
+static void on_end_element(void *ctx, const xmlChar *local_name, const xmlChar *prefix, const xmlChar *uri) {
+    (void)ctx; (void)local_name; (void)prefix; (void)uri;
+}
+static void on_characters(void *ctx, const xmlChar *text, int length) {
+    (void)ctx; (void)text; (void)length;
+}
+static void on_cdata(void *ctx, const xmlChar *text, int length) {
+    (void)ctx; (void)text; (void)length;
+}
+static void on_comment(void *ctx, const xmlChar *text) {
+    (void)ctx; (void)text;
+}
+static void on_processing_instruction(void *ctx, const xmlChar *target, const xmlChar *data) {
+    (void)ctx; (void)target; (void)data;
+}
+static void on_reference(void *ctx, const xmlChar *name) {
+    (void)ctx; (void)name;
+}
+static void on_structured_error(void *ctx, xmlErrorPtr error) {
+    (void)ctx; (void)error;
+}
+static void on_start_element_sax1(void *ctx, const xmlChar *name, const xmlChar **attributes) {
+    (void)ctx; (void)name; (void)attributes;
+}
+static void on_end_element_sax1(void *ctx, const xmlChar *name) {
+    (void)ctx; (void)name;
+}
+static void on_error(void *ctx, const char *message, ...) {
+    (void)ctx; (void)message;
+}
+
+/* The document still to be read by the pull parser. */
+struct memory_reader {
+    const char *next;
+    size_t remaining;
+};
+
+static int read_document(void *context, char *buffer, int length) {
+    struct memory_reader *reader = context;
+    size_t count = length < 0 ? 0 : (size_t)length;
+    if (count > reader->remaining) count = reader->remaining;
+    memcpy(buffer, reader->next, count);
+    reader->next += count;
+    reader->remaining -= count;
+    return (int)count;
+}
+
+static int close_document(void *context) {
+    (void)context;
+    return 0;
+}
+
+static int report(xmlParserCtxtPtr context, uint32_t index, const char *file) {
+    const char *message = context->lastError.message;
+    fprintf(stderr, "libxml2_floor: document %u of %s is not well-formed (line %d): %s%s", index, file,
+            context->lastError.line, message ? message : "libxml2 error",
+            message && strchr(message, '\n') ? "" : "\n");
+    return 1;
+}
+
+/* Parses one document as ActivityCodec's reader does now. */
+static int parse_ours(const unsigned char *bytes, uint32_t length, uint32_t index, const char *file) {
+    struct memory_reader reader = {(const char *)bytes, length};
+    xmlParserCtxtPtr context = xmlCreateIOParserCtxt(NULL, NULL, read_document, close_document, &reader,
+                                                     XML_CHAR_ENCODING_UTF8);
+    if (context == NULL) {
+        fprintf(stderr, "libxml2_floor: no parser context for document %u of %s\n", index, file);
+        return 1;
+    }
+    xmlSAXHandlerPtr sax = context->sax;
+    sax->initialized = 1;
+    sax->startDocument = NULL;
+    sax->endDocument = NULL;
+    sax->setDocumentLocator = NULL;
+    sax->externalSubset = NULL;
+    sax->startElementNs = NULL;
+    sax->endElementNs = NULL;
+    sax->warning = on_error;
+    sax->error = on_error;
+    sax->fatalError = on_error;
+    sax->serror = NULL;
+    sax->internalSubset = on_internal_subset;
+    sax->startElement = on_start_element_sax1;
+    sax->endElement = on_end_element_sax1;
+    sax->characters = on_characters;
+    sax->ignorableWhitespace = on_characters;
+    sax->cdataBlock = on_cdata;
+    sax->comment = on_comment;
+    sax->processingInstruction = on_processing_instruction;
+    sax->reference = on_reference;
+    xmlCtxtUseOptions(context, XML_PARSE_NONET | XML_PARSE_HUGE | XML_PARSE_IGNORE_ENC);
+    xmlParseDocument(context);
+    int ok = context->wellFormed && !context->disableSAX;
+    if (!ok) report(context, index, file);
+    if (context->myDoc != NULL) {
+        xmlFreeDoc(context->myDoc);
+        context->myDoc = NULL;
+    }
+    xmlFreeParserCtxt(context);
+    return ok ? 0 : 1;
+}
+
+/* Parses one document as ActivityCodec's reader does; returns 0 if it is
+ * well-formed, else prints why on stderr and returns 1. */
+static int parse(const unsigned char *bytes, uint32_t length, uint32_t index, const char *file) {
+    xmlParserCtxtPtr context = xmlCreatePushParserCtxt(NULL, NULL, NULL, 0, NULL);
+    if (context == NULL) {
+        fprintf(stderr, "libxml2_floor: no parser context for document %u of %s\n", index, file);
+        return 1;
+    }
+    xmlSAXHandlerPtr sax = context->sax;
+    sax->startDocument = NULL;
+    sax->endDocument = NULL;
+    sax->setDocumentLocator = NULL;
+    sax->externalSubset = NULL;
+    sax->startElement = NULL;
+    sax->endElement = NULL;
+    sax->warning = NULL;
+    sax->error = NULL;
+    sax->fatalError = NULL;
+    sax->internalSubset = on_internal_subset;
+    sax->startElementNs = on_start_element;
+    sax->endElementNs = on_end_element;
+    sax->characters = on_characters;
+    sax->ignorableWhitespace = on_characters;
+    sax->cdataBlock = on_cdata;
+    sax->comment = on_comment;
+    sax->processingInstruction = on_processing_instruction;
+    sax->reference = on_reference;
+    sax->serror = on_structured_error;
+    xmlCtxtUseOptions(context, XML_PARSE_NONET | XML_PARSE_HUGE);
+    xmlCharEncodingHandlerPtr utf8 = xmlFindCharEncodingHandler("UTF-8");
+    if (utf8 != NULL) xmlSwitchToEncoding(context, utf8);
+    const char *chars = (const char *)bytes;
+    uint32_t offset = 0;
+    int status = 0;
+    do {
+        uint32_t n = length - offset < CHUNK_BYTES ? length - offset : CHUNK_BYTES;
+        int last = offset + n == length;
+        status = xmlParseChunk(context, chars + offset, (int)n, last);
+        offset += n;
+        if (status != 0) break;
+    } while (offset < length);
+    int ok = status == 0 && context->wellFormed;
+    if (!ok) {
+        const char *message = context->lastError.message;
+        fprintf(stderr, "libxml2_floor: document %u of %s is not well-formed (line %d): %s%s", index, file,
+                context->lastError.line, message ? message : "libxml2 error",
+                message && strchr(message, '\n') ? "" : "\n");
+    }
+    if (context->myDoc != NULL) {
+        xmlFreeDoc(context->myDoc);
+        context->myDoc = NULL;
+    }
+    xmlFreeParserCtxt(context);
+    return ok ? 0 : 1;
+}
+
+int main(int argc, char **argv) {
+    if (argc != 5) { fprintf(stderr, "usage: libxml2_floor decode xml FILE ITERS\n"); return 2; }
+    const char *op = argv[1], *format = argv[2], *file = argv[3];
+    int iterations = atoi(argv[4]);
+    if (strcmp(op, "decode") != 0 || strcmp(format, "xml") != 0) {
+        fprintf(stderr, "libxml2_floor: only \"decode xml\" (got %s %s)\n", op, format);
+        return 2;
+    }
+    if (iterations < 1) { fprintf(stderr, "libxml2_floor: ITERS must be ≥ 1\n"); return 2; }
+    FILE *f = fopen(file, "rb");
+    if (!f) { perror(file); return 1; }
+    fseek(f, 0, SEEK_END);
+    long size = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    unsigned char *bytes = malloc(size > 0 ? size : 1);
+    if (fread(bytes, 1, size, f) != (size_t)size) { perror("read"); return 1; }
+    fclose(f);
+
+    uint32_t count = 1;
+    const unsigned char **docs;
+    uint32_t *lengths;
+    if (size >= 12 && memcmp(bytes, "PLPACK01", 8) == 0) {
+        count = u32(bytes + 8);
+        docs = malloc((count ? count : 1) * sizeof *docs);
+        lengths = malloc((count ? count : 1) * sizeof *lengths);
+        size_t offset = 12;
+        for (uint32_t i = 0; i < count; i++) {
+            lengths[i] = u32(bytes + offset);
+            docs[i] = bytes + offset + 4;
+            offset += 4 + lengths[i];
+        }
+    } else {
+        docs = malloc(sizeof *docs);
+        lengths = malloc(sizeof *lengths);
+        docs[0] = bytes;
+        lengths[0] = (uint32_t)size;
+    }
+
+    const char *setup = getenv("LIBXML2_FLOOR_SETUP");
+    int ours = setup != NULL && strcmp(setup, "ours") == 0;
+    xmlInitParser();  /* as ActivityCodec's bridge does once, before its first parser */
+    double *times = malloc(iterations * sizeof *times);
+    for (int round = -1; round < iterations; round++) {  /* round -1: warm-up */
+        double start = now();
+        for (uint32_t i = 0; i < count; i++) {
+            if ((ours ? parse_ours : parse)(docs[i], lengths[i], i, file) != 0) return 1;
+        }
+        double elapsed = now() - start;
+        if (round >= 0) times[round] = elapsed;
+    }
+    qsort(times, iterations, sizeof *times, compare);
+    double median = iterations % 2 ? times[iterations / 2] : (times[iterations / 2 - 1] + times[iterations / 2]) / 2;
+    const char *name = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
+    printf("{\"peer\":\"%s\",\"op\":\"%s\",\"format\":\"%s\",\"file\":\"%s\",\"iters\":%d,\"messages\":%u,\"bytes\":%ld,"
+           "\"median_s\":%.9g,\"min_s\":%.9g,\"max_s\":%.9g,\"out_bytes\":0}\n",
+           ours ? "libxml2-floor-ours" : "libxml2-floor", op, format, name, iterations, count, size, median, times[0],
+           times[iterations - 1]);
+    return 0;
+}
