@@ -124,26 +124,26 @@ public struct PropertyListLimits: Sendable, Hashable {
 /// is measured once and charged at every place it is used.
 package enum ExpandedSize {
     /// The size of one node at `depth` with `payload` bytes.
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func node(depth: Int, payload: Int) -> Int { 8 &+ depth &+ payload }
 
     /// A subtree measured at relative depth 0, placed one level deeper: what it
     /// adds to its container's base.
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func child(base: Int, nodes: Int) -> (base: Int, nodes: Int) {
         let (sum, overflow) = base.addingReportingOverflow(nodes)
         return (overflow ? Int.max : sum, nodes)
     }
 
     /// `total + more`, saturating (callers compare against a budget).
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func add(_ total: Int, _ more: Int) -> Int {
         let (sum, overflow) = total.addingReportingOverflow(more)
         return overflow ? Int.max : sum
     }
 
     /// `base + nodes × depth`, saturating.
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func placed(base: Int, nodes: Int, depth: Int) -> Int {
         let (product, overflow) = nodes.multipliedReportingOverflow(by: depth)
         return overflow ? Int.max : add(base, product)

@@ -45,6 +45,7 @@ final class XMLSAXParser {
     }
 
     deinit {
+        session.pointee.grammar.releaseBuffers()
         session.deinitialize(count: 1)
         session.deallocate()
     }
@@ -188,14 +189,18 @@ struct SAXSession {
 /// pointer per distinct name and parser), so each distinct name is matched on
 /// its bytes once and found by its pointer afterwards.
 struct ElementNames {
-    private var known: [(pointer: UnsafePointer<UInt8>, element: PlistElement)] = []
+    /// Direct-mapped by the pointer's bits: a slot holds the last name that fell
+    /// in it (a collision only means matching that name's bytes again).
+    private var slots = InlineArray<16, (pointer: UnsafePointer<UInt8>?, element: PlistElement)>(repeating: (nil, .unknown))
 
+    @inline(__always)
     mutating func element(_ name: UnsafePointer<UInt8>?) -> PlistElement {
         guard let name else { return .unknown }
-        for entry in known where entry.pointer == name { return entry.element }
+        // libxml2 packs names next to each other: mix all the pointer's bits.
+        let slot = Int(truncatingIfNeeded: (UInt64(UInt(bitPattern: name)) &* 0x9E37_79B9_7F4A_7C15) >> 60)
+        if slots[slot].pointer == name { return slots[slot].element }
         let element = Self.match(name)
-        // Only the plist names are remembered (at most eleven): any other name is refused at once.
-        if element != .unknown { known.append((name, element)) }
+        slots[slot] = (name, element)
         return element
     }
 
