@@ -93,9 +93,14 @@ final class XMLSAXParser {
                 }
                 try grammar.startElement(element, name: name, attributes: list)
             }
+            // Scalars and keys hold text; containers hold elements and layout.
+            if case .scalar = element, let parser = session.pointee.parser { activitycodec_xml_parser_want_text(parser, 1) }
         },
         end_element: { context in
-            XMLSAXParser.session(context).pointee.step { grammar throws(PropertyListError) in try grammar.endElement() }
+            let session = XMLSAXParser.session(context)
+            // Scalars do not nest: whatever closes, the element now open holds elements.
+            if let parser = session.pointee.parser { activitycodec_xml_parser_want_text(parser, 0) }
+            session.pointee.step { grammar throws(PropertyListError) in try grammar.endElement() }
         },
         characters: { context, text, length in
             XMLSAXParser.session(context).pointee.step { grammar throws(PropertyListError) in

@@ -266,6 +266,7 @@ enum MarkupScan {
         // "<string>" as one little-endian word, and "<key>" in the low five bytes of one.
         let stringTag: UInt64 = 0x3E67_6E69_7274_733C
         let keyTag: UInt64 = 0x3E_7965_6B3C
+        let closeKeyTag: UInt64 = 0x3E79_656B_2F3C  // "</key>"
         var i = 0
         // Inside <string> or <key> (the last tag opened one).
         var referencesExpand = false
@@ -296,7 +297,11 @@ enum MarkupScan {
                     }
                 } else if i + 8 <= count {
                     let w = word(i)
-                    referencesExpand = w == stringTag || w & 0xFF_FFFF_FFFF == keyTag
+                    // The commonest tags, whole in one word, skip the search for their ">".
+                    if w == stringTag { referencesExpand = true; i += 8; continue }
+                    if w & 0xFF_FFFF_FFFF == keyTag { referencesExpand = true; i += 5; continue }
+                    if w & 0xFFFF_FFFF_FFFF == closeKeyTag { referencesExpand = false; i += 6; continue }
+                    referencesExpand = false
                 } else {
                     referencesExpand = bytes.hasPrefix("<string>", at: i) || bytes.hasPrefix("<key>", at: i)
                 }

@@ -592,7 +592,9 @@ struct PlistGrammar {
     /// its text's bytes as it closes.
     @inline(__always)
     private mutating func charge(_ bytes: Int) throws(PropertyListError) {
-        expandedSize = ExpandedSize.add(expandedSize, bytes)
+        // ExpandedSize.add, saturating, written out: called across modules it is not inlined.
+        let (sum, overflow) = expandedSize.addingReportingOverflow(bytes)
+        expandedSize = overflow ? .max : sum
         // expansionLimitExceeded (XML has no sharing, but indentation and text still weigh)
         guard expandedSize <= expansionBudget else {
             throw PropertyListError(.expansionLimitExceeded, "the value expands past \(expansionBudget) bytes (the budget for its input)")

@@ -5,7 +5,7 @@ import PropertyListXML
 import TestSupport
 import Testing
 
-/// The XML reader's fast paths (Specs/xml-plist.md, "Performance") read exactly
+/// The XML reader's fast paths (Specs/xml-plist.md, "Reader speed") read exactly
 /// what the general paths read: reals through Clinger's fast path, keys reused
 /// from a sibling dictionary (with their hashes), array members moved off the
 /// value stack, and NUL bytes refused before libxml2's pull parser sees them.

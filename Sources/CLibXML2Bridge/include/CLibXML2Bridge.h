@@ -52,6 +52,11 @@ activitycodec_xml_parser *activitycodec_xml_parser_create(const activitycodec_sa
 /// it well formed (and nothing stopped the parser).
 int activitycodec_xml_parser_run(activitycodec_xml_parser *parser);
 
+/// Tells the parser whether the innermost open element holds text (non-zero)
+/// or only elements (zero, the start): in the latter case, text that is only
+/// whitespace (space, tab, line feed, carriage return) is not reported.
+void activitycodec_xml_parser_want_text(activitycodec_xml_parser *parser, int wanted);
+
 /// Stops the parser: no further events are reported.
 void activitycodec_xml_parser_stop(activitycodec_xml_parser *parser);
 
