@@ -186,6 +186,14 @@ int activitycodec_xml_parser_run(activitycodec_xml_parser *parser) {
     return parser->context->wellFormed && !parser->context->disableSAX ? 0 : 1;
 }
 
+int activitycodec_xml_parser_closed_empty(const activitycodec_xml_parser *parser) {
+    // At an end-element event the input stands just past the tag that closed
+    // the element: "/>" for an empty-element tag, "</name>" otherwise.
+    xmlParserInputPtr input = parser->context->input;
+    if (input == NULL || input->cur == NULL || input->base == NULL || input->cur - input->base < 2) return 0;
+    return input->cur[-2] == '/' && input->cur[-1] == '>';
+}
+
 void activitycodec_xml_parser_want_text(activitycodec_xml_parser *parser, int wanted) { parser->text_wanted = wanted; }
 
 void activitycodec_xml_parser_stop(activitycodec_xml_parser *parser) { xmlStopParser(parser->context); }

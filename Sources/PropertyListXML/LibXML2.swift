@@ -100,7 +100,10 @@ final class XMLSAXParser {
             let session = XMLSAXParser.session(context)
             // Scalars do not nest: whatever closes, the element now open holds elements.
             if let parser = session.pointee.parser { activitycodec_xml_parser_want_text(parser, 0) }
-            session.pointee.step { grammar throws(PropertyListError) in try grammar.endElement() }
+            let parser = session.pointee.parser
+            session.pointee.step { grammar throws(PropertyListError) in
+                try grammar.endElement(closedEmpty: { parser.map { activitycodec_xml_parser_closed_empty($0) != 0 } ?? false })
+            }
         },
         characters: { context, text, length in
             XMLSAXParser.session(context).pointee.step { grammar throws(PropertyListError) in

@@ -427,8 +427,9 @@ struct PlistGrammar {
         }
     }
 
-    /// The innermost element closes.
-    mutating func endElement() throws(PropertyListError) {
+    /// The innermost element closes; `closedEmpty` tells, when asked, whether
+    /// it was written as an empty-element tag (`<data/>`).
+    mutating func endElement(closedEmpty: () -> Bool) throws(PropertyListError) {
         let frame = stack.removeLast()
         let value: PropertyListValue
         switch frame {
@@ -438,6 +439,10 @@ struct PlistGrammar {
             stack.removeLast()
             return
         case .scalar(let kind):
+            // invalidData: CoreFoundation refuses <data/>, though it reads <data></data> as empty data.
+            if kind == .data, text.count == 0, closedEmpty() {
+                throw PropertyListError(.invalidData, "an empty-element <data/> (Apple's parser refuses it; <data></data> is empty data)")
+            }
             let limits = self.limits
             value = try ScalarText.value(kind, text.bytes, limits: limits)
             try charge(value.payloadBytes)

@@ -41,7 +41,7 @@ struct XMLReaderRuleTests {
             \tAAEC
             \t/w==
             \t</data>
-            \t<key>h</key><array><string/><dict/><array/><data/><key-less-not-used/></array>
+            \t<key>h</key><array><string/><dict/><array/><data></data><key-less-not-used/></array>
             </dict>
             """.replacingOccurrences(of: "<key-less-not-used/>", with: "")))
         #expect(value == ["a": "x & <y> é 😀", "b": -42, "c": 0.1, "d": true, "e": false,
@@ -123,6 +123,9 @@ struct XMLReaderRuleTests {
         (.leadingByteOrderMark, "<plist><dict><key>\u{FEFF}k</key><true/></dict></plist>"),
         (.ambiguousLineEnding, "<plist><dict><key>k\r</key><true/></dict></plist>"),
         (.misplacedCDATA, "<plist><integer><![CDATA[1]]></integer></plist>"),
+        // invalidData: CoreFoundation refuses the empty-element <data/> ("Encountered empty <data>"); <data></data> is empty data.
+        (.invalidData, "<plist><array><data/></array></plist>"),
+        (.invalidData, "<data/>"),
         (.misplacedCDATA, "<plist><array><![CDATA[x]]></array></plist>"),
         (.unexpectedText, "<plist><array>text<true/></array></plist>"),
         (.unexpectedText, "<plist><dict>x<key>a</key><true/></dict></plist>"),

@@ -52,6 +52,10 @@ activitycodec_xml_parser *activitycodec_xml_parser_create(const activitycodec_sa
 /// it well formed (and nothing stopped the parser).
 int activitycodec_xml_parser_run(activitycodec_xml_parser *parser);
 
+/// During an end_element event: non-zero when the element was written as an
+/// empty-element tag (`<name/>`), zero when it closed with `</name>`.
+int activitycodec_xml_parser_closed_empty(const activitycodec_xml_parser *parser);
+
 /// Tells the parser whether the innermost open element holds text (non-zero)
 /// or only elements (zero, the start): in the latter case, text that is only
 /// whitespace (space, tab, line feed, carriage return) is not reported.
