@@ -83,15 +83,7 @@ final class XMLSAXParser {
             let session = XMLSAXParser.session(context)
             let element = session.pointee.elements.element(name)
             session.pointee.step { grammar throws(PropertyListError) in
-                var list: [(name: String, value: String)] = []
-                if var pair = attributes {
-                    // (name, value) pairs up to a NULL name; namespace declarations are attributes here.
-                    while let attributeName = pair[0] {
-                        list.append((String(cString: attributeName), XMLSAXParser.string(pair[1])))
-                        pair += 2
-                    }
-                }
-                try grammar.startElement(element, name: name, attributes: list)
+                try grammar.startElement(element, name: name, attributes: ElementAttributes(raw: attributes))
             }
             // Scalars and keys hold text; containers hold elements and layout.
             if case .scalar = element, let parser = session.pointee.parser { activitycodec_xml_parser_want_text(parser, 1) }

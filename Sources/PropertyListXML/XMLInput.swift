@@ -270,11 +270,14 @@ enum MarkupScan {
         var i = 0
         // Inside <string> or <key> (the last tag opened one).
         var referencesExpand = false
+        // Most documents hold no "&" at all (one memchr says so): then text is
+        // searched for "<" alone.
+        let ampersand: UInt8 = memchr(base, 0x26, count) == nil ? 0x3C : 0x26
         while i < count {
             // Text: to the next "<" or "&".
             while i + 8 <= count {
                 let w = word(i)
-                let found = flags(w, 0x3C) | flags(w, 0x26)
+                let found = flags(w, 0x3C) | (ampersand == 0x26 ? flags(w, 0x26) : 0)
                 // The lowest flag is exact (little-endian: the first byte in memory).
                 if found != 0 { i += found.trailingZeroBitCount / 8; break }
                 i += 8
@@ -442,6 +445,17 @@ enum ScalarText {
         }
         guard i < text.count else { return nil }
         var magnitude: UInt64 = 0
+        if radix == 10 {
+            // The first 18 decimal digits cannot overflow: no checks per digit
+            // (any further ones go through the checked loop below).
+            let fastEnd = min(text.count, i + 18)
+            while i < fastEnd {
+                let digit = text[i] &- UInt8(ascii: "0")
+                guard digit < 10 else { return nil }
+                magnitude = magnitude &* 10 &+ UInt64(digit)
+                i += 1
+            }
+        }
         while i < text.count {
             let byte = text[i]
             let digit: UInt64

@@ -193,6 +193,27 @@ struct ValueStack {
     }
 }
 
+/// An element's attributes as libxml2's SAX1 event gives them: NULL, or
+/// (name, value) pairs up to a NULL name. Made into strings only when there
+/// are some (every plist element but `<plist>` has none).
+struct ElementAttributes {
+    let raw: UnsafeMutablePointer<UnsafePointer<UInt8>?>?
+
+    /// True when the element has no attribute (checked without building strings).
+    var isEmpty: Bool { raw?[0] == nil }
+
+    /// The (name, value) pairs, namespace declarations among them.
+    var pairs: [(name: String, value: String)] {
+        guard var pair = raw else { return [] }
+        var list: [(name: String, value: String)] = []
+        while let name = pair[0] {
+            list.append((String(cString: name), pair[1].map { String(cString: $0) } ?? ""))
+            pair += 2
+        }
+        return list
+    }
+}
+
 /// The plist grammar as a state machine over the reader's nodes: an explicit
 /// stack of open elements, so no document can exhaust the call stack.
 /// Open containers live in their own stacks and are appended to in place, so
@@ -319,8 +340,9 @@ struct PlistGrammar {
     }
 
     /// An element opens. `name` is its name as written (only error messages
-    /// read it); `attributes` are its attributes, namespace declarations included.
-    mutating func startElement(_ element: PlistElement, name: UnsafePointer<UInt8>?, attributes: [(name: String, value: String)]) throws(PropertyListError) {
+    /// read it); `attributes` are its attributes, namespace declarations
+    /// included, read only when there are some (``ElementAttributes``).
+    mutating func startElement(_ element: PlistElement, name: UnsafePointer<UInt8>?, attributes: ElementAttributes) throws(PropertyListError) {
         func shown() -> String { name.map { String(cString: $0) } ?? "" }
         switch stack.last! {
         case .document(let seenRoot):
@@ -331,7 +353,7 @@ struct PlistGrammar {
             }
             stack[stack.count - 1] = .document(seenRoot: true)
             if element == .plist {
-                guard attributes.allSatisfy({ $0.name == "version" && $0.value == "1.0" }) else {
+                guard attributes.pairs.allSatisfy({ $0.name == "version" && $0.value == "1.0" }) else {
                     throw PropertyListError(.unexpectedRoot, "<plist> takes no attribute but version=\"1.0\"")
                 }
                 stack.append(.plist(hasValue: false, implicit: false))
@@ -361,7 +383,7 @@ struct PlistGrammar {
             throw PropertyListError(.unknownElement, "<\(shown())> is not a property-list element")
         }
         // unexpectedAttribute: only <plist> has one.
-        if let attribute = attributes.first {
+        if !attributes.isEmpty, let attribute = attributes.pairs.first {
             throw PropertyListError(.unexpectedAttribute, "<\(shown())> has an attribute \(attribute.name)")
         }
         switch element {
@@ -371,7 +393,7 @@ struct PlistGrammar {
                 throw PropertyListError(.depthLimitExceeded, "containers nest deeper than \(limits.maxDepth)")
             }
             try countObject()
-            try charge(ExpandedSize.node(depth: arrays.count + dictionaries.count, payload: 0))
+            try charge(8 &+ arrays.count &+ dictionaries.count)  // ExpandedSize.node(depth:payload: 0), inline
             if element == .dict {
                 stack.append(.dictionary)
                 dictionaries.append(OpenDictionary(entries: PropertyListDictionary(minimumCapacity: PropertyListDictionary.scanLimit)))
@@ -383,12 +405,12 @@ struct PlistGrammar {
             guard stack.last! == .dictionary else {
                 throw PropertyListError(.misplacedElement, "<key> outside a dictionary")
             }
-            try charge(ExpandedSize.node(depth: arrays.count + dictionaries.count, payload: 0))
+            try charge(8 &+ arrays.count &+ dictionaries.count)  // ExpandedSize.node(depth:payload: 0), inline
             stack.append(.scalar(.key))
             text.count = 0
         case .scalar(let kind):
             try countObject()
-            try charge(ExpandedSize.node(depth: arrays.count + dictionaries.count, payload: 0))
+            try charge(8 &+ arrays.count &+ dictionaries.count)  // ExpandedSize.node(depth:payload: 0), inline
             stack.append(.scalar(kind))
             text.count = 0
         case .plist, .unknown:
