@@ -10,6 +10,11 @@ corpus=${1:-$here/work/corpus}
 bench=$here/../.build/release/plistkit-bench
 [ -x "$bench" ] || swift build -c release --product plistkit-bench --package-path "$here/.."
 command -v valgrind >/dev/null || apt-get install -y valgrind >/dev/null
+# valgrind 3.19 gives up on the release binary's debug information ("Possibly
+# corrupted debuginfo file"), as instructions.sh found: count on a stripped copy.
+mkdir -p "$here/work"
+strip --strip-debug -o "$here/work/plistkit-bench-stripped" "$bench"
+bench=$here/work/plistkit-bench-stripped
 
 allocs() {  # OP FORMAT FILE ITERS → total heap allocations of the run
   valgrind --tool=memcheck --leak-check=no "$bench" "$@" 2>&1 >/dev/null | sed -n 's/.*total heap usage: \([0-9,]*\) allocs.*/\1/p' | tr -d ,
