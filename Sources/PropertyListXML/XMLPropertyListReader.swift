@@ -474,11 +474,8 @@ struct PlistGrammar {
             let open = dictionaries.removeLast()
             // The next dictionary at this depth may have the same keys.
             let depth = dictionaries.count
-            if depth < templates.count {
-                templates[depth] = (open.entries.keys, open.hashes)
-            } else if depth == templates.count {
-                templates.append((open.entries.keys, open.hashes))
-            }
+            while templates.count <= depth { templates.append(([], [])) }
+            templates[depth] = (open.entries.keys, open.hashes)
             if let pendingKey = open.pendingKey {
                 throw PropertyListError(.missingValue, "key \"\(pendingKey)\" has no value", keyPath: PropertyListKeyPath([.key(pendingKey)]))
             }
@@ -514,7 +511,9 @@ struct PlistGrammar {
         // may leave out a key), if it is these bytes.
         var reused: String?
         var knownHash: Int?
-        if top < templates.count {
+        // A dictionary whose first two keys are not its sibling's stops looking
+        // (settings-like documents, whose keys never repeat, pay two compares).
+        if top < templates.count, position < 2 || dictionaries[top].templateCursor > 0 {
             let cursor = dictionaries[top].templateCursor
             let template = templates[top]
             for candidate in cursor..<min(cursor + 2, template.keys.count) where Self.same(bytes, template.keys[candidate]) {
