@@ -302,13 +302,14 @@ internal struct KeyIndex: Sendable {
     }
 
     /// Position + 1 of the entry in `bucket`, or 0.
-    @inlinable subscript(bucket: Int) -> Int {
+    @inlinable @inline(__always) subscript(bucket: Int) -> Int {
         precondition(bucket >= 0 && bucket < capacity)
         return slots.withUnsafeBytes { Self.load($0, bucket: bucket, widthShift: Self.widthShift(byteCount: $0.count)) }
     }
 
-    /// Puts position + 1 (`value`) in `bucket`.
-    @inlinable mutating func store(_ value: Int, at bucket: Int) {
+    /// Puts position + 1 (`value`) in `bucket` (inline: as a call it measured
+    /// 4% of decoding library.bplist).
+    @inlinable @inline(__always) mutating func store(_ value: Int, at bucket: Int) {
         precondition(bucket >= 0 && bucket < capacity)
         slots.withUnsafeMutableBytes { Self.store(value, in: $0, bucket: bucket, widthShift: Self.widthShift(byteCount: $0.count)) }
     }
