@@ -4,7 +4,7 @@
 # the XML-decode floor, interleaved, and writes a Markdown summary.
 # See Benchmarks/README.md.
 #
-#   bash Benchmarks/compare.sh                 # ROUNDS=5 full rounds (~18-21 min here)
+#   bash Benchmarks/compare.sh                 # ROUNDS=5 full rounds (~12 min here)
 #   ROUNDS=3 bash Benchmarks/compare.sh
 #   QUICK=1 bash Benchmarks/compare.sh         # smoke test: 1 round, small files only
 #
