@@ -90,12 +90,15 @@ if [[ ! -x "$BIN/foundation_bench" || "$BENCH/peers/foundation_bench.swift" -nt 
     log "building foundation_bench"
     swiftc -O "$BENCH/peers/foundation_bench.swift" -o "$BIN/foundation_bench"
 fi
-if [[ ! -x "$BIN/libplist_bench" || "$BENCH/peers/libplist_bench.c" -nt "$BIN/libplist_bench" ]]; then
+# The C peers share peers/bench_harness.h (reading packs, the clock, the median).
+if [[ ! -x "$BIN/libplist_bench" || "$BENCH/peers/libplist_bench.c" -nt "$BIN/libplist_bench" ||
+      "$BENCH/peers/bench_harness.h" -nt "$BIN/libplist_bench" ]]; then
     log "building libplist_bench"
     # shellcheck disable=SC2046
     gcc -O2 -o "$BIN/libplist_bench" "$BENCH/peers/libplist_bench.c" $(pkg-config --cflags --libs libplist-2.0)
 fi
-if [[ ! -x "$BIN/libxml2_floor" || "$BENCH/peers/libxml2_floor.c" -nt "$BIN/libxml2_floor" ]]; then
+if [[ ! -x "$BIN/libxml2_floor" || "$BENCH/peers/libxml2_floor.c" -nt "$BIN/libxml2_floor" ||
+      "$BENCH/peers/bench_harness.h" -nt "$BIN/libxml2_floor" ]]; then
     log "building libxml2_floor"
     # shellcheck disable=SC2046
     gcc -O2 -o "$BIN/libxml2_floor" "$BENCH/peers/libxml2_floor.c" $(pkg-config --cflags --libs libxml-2.0)

@@ -18,26 +18,9 @@
 #include <libxml/parser.h>
 #include <libxml/parserInternals.h>
 #include <libxml/xmlerror.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
+#include "bench_harness.h"
 
 #define CHUNK_BYTES (256 << 10)
-
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + t.tv_nsec / 1e9;
-}
-
-static uint32_t u32(const unsigned char *p) { return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24; }
-
-static int compare(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
 
 /* The callbacks: empty functions, called through libxml2's handler pointers as
  * ActivityCodec's are, so the calls cost the same and nothing else is done. */
@@ -102,12 +85,21 @@ static int close_document(void *context) {
     return 0;
 }
 
-static int report(xmlParserCtxtPtr context, uint32_t index, const char *file) {
-    const char *message = context->lastError.message;
-    fprintf(stderr, "libxml2_floor: document %u of %s is not well-formed (line %d): %s%s", index, file,
-            context->lastError.line, message ? message : "libxml2 error",
-            message && strchr(message, '\n') ? "" : "\n");
-    return 1;
+/* Frees `context`; when the document was not well-formed (`ok` zero), says why
+ * on stderr. Returns 0 for a well-formed document, else 1. */
+static int finish(xmlParserCtxtPtr context, int ok, uint32_t index, const char *file) {
+    if (!ok) {
+        const char *message = context->lastError.message;
+        fprintf(stderr, "libxml2_floor: document %u of %s is not well-formed (line %d): %s%s", index, file,
+                context->lastError.line, message ? message : "libxml2 error",
+                message && strchr(message, '\n') ? "" : "\n");
+    }
+    if (context->myDoc != NULL) {
+        xmlFreeDoc(context->myDoc);
+        context->myDoc = NULL;
+    }
+    xmlFreeParserCtxt(context);
+    return ok ? 0 : 1;
 }
 
 /* Parses one document as ActivityCodec's reader does now. */
@@ -142,14 +134,7 @@ static int parse_ours(const unsigned char *bytes, uint32_t length, uint32_t inde
     sax->reference = on_reference;
     xmlCtxtUseOptions(context, XML_PARSE_NONET | XML_PARSE_HUGE | XML_PARSE_IGNORE_ENC);
     xmlParseDocument(context);
-    int ok = context->wellFormed && !context->disableSAX;
-    if (!ok) report(context, index, file);
-    if (context->myDoc != NULL) {
-        xmlFreeDoc(context->myDoc);
-        context->myDoc = NULL;
-    }
-    xmlFreeParserCtxt(context);
-    return ok ? 0 : 1;
+    return finish(context, context->wellFormed && !context->disableSAX, index, file);
 }
 
 /* Parses one document as ActivityCodec's reader does; returns 0 if it is
@@ -193,19 +178,7 @@ static int parse(const unsigned char *bytes, uint32_t length, uint32_t index, co
         offset += n;
         if (status != 0) break;
     } while (offset < length);
-    int ok = status == 0 && context->wellFormed;
-    if (!ok) {
-        const char *message = context->lastError.message;
-        fprintf(stderr, "libxml2_floor: document %u of %s is not well-formed (line %d): %s%s", index, file,
-                context->lastError.line, message ? message : "libxml2 error",
-                message && strchr(message, '\n') ? "" : "\n");
-    }
-    if (context->myDoc != NULL) {
-        xmlFreeDoc(context->myDoc);
-        context->myDoc = NULL;
-    }
-    xmlFreeParserCtxt(context);
-    return ok ? 0 : 1;
+    return finish(context, status == 0 && context->wellFormed, index, file);
 }
 
 int main(int argc, char **argv) {
@@ -217,53 +190,27 @@ int main(int argc, char **argv) {
         return 2;
     }
     if (iterations < 1) { fprintf(stderr, "libxml2_floor: ITERS must be ≥ 1\n"); return 2; }
-    FILE *f = fopen(file, "rb");
-    if (!f) { perror(file); return 1; }
-    fseek(f, 0, SEEK_END);
-    long size = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    unsigned char *bytes = malloc(size > 0 ? size : 1);
-    if (fread(bytes, 1, size, f) != (size_t)size) { perror("read"); return 1; }
-    fclose(f);
-
-    uint32_t count = 1;
-    const unsigned char **docs;
-    uint32_t *lengths;
-    if (size >= 12 && memcmp(bytes, "PLPACK01", 8) == 0) {
-        count = u32(bytes + 8);
-        docs = malloc((count ? count : 1) * sizeof *docs);
-        lengths = malloc((count ? count : 1) * sizeof *lengths);
-        size_t offset = 12;
-        for (uint32_t i = 0; i < count; i++) {
-            lengths[i] = u32(bytes + offset);
-            docs[i] = bytes + offset + 4;
-            offset += 4 + lengths[i];
-        }
-    } else {
-        docs = malloc(sizeof *docs);
-        lengths = malloc(sizeof *lengths);
-        docs[0] = bytes;
-        lengths[0] = (uint32_t)size;
-    }
+    struct bench_input input;
+    if (bench_load(file, &input) != 0) return 1;
+    uint32_t count = input.count;
 
     const char *setup = getenv("LIBXML2_FLOOR_SETUP");
     int ours = setup != NULL && strcmp(setup, "ours") == 0;
     xmlInitParser();  /* as ActivityCodec's bridge does once, before its first parser */
     double *times = malloc(iterations * sizeof *times);
     for (int round = -1; round < iterations; round++) {  /* round -1: warm-up */
-        double start = now();
+        double start = bench_now();
         for (uint32_t i = 0; i < count; i++) {
-            if ((ours ? parse_ours : parse)(docs[i], lengths[i], i, file) != 0) return 1;
+            if ((ours ? parse_ours : parse)(input.docs[i], input.lengths[i], i, file) != 0) return 1;
         }
-        double elapsed = now() - start;
+        double elapsed = bench_now() - start;
         if (round >= 0) times[round] = elapsed;
     }
-    qsort(times, iterations, sizeof *times, compare);
-    double median = iterations % 2 ? times[iterations / 2] : (times[iterations / 2 - 1] + times[iterations / 2]) / 2;
-    const char *name = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
+    double median = bench_median(times, iterations);
+    const char *name = bench_name(file);
     printf("{\"peer\":\"%s\",\"op\":\"%s\",\"format\":\"%s\",\"file\":\"%s\",\"iters\":%d,\"messages\":%u,\"bytes\":%ld,"
            "\"median_s\":%.9g,\"min_s\":%.9g,\"max_s\":%.9g,\"out_bytes\":0}\n",
-           ours ? "libxml2-floor-ours" : "libxml2-floor", op, format, name, iterations, count, size, median, times[0],
+           ours ? "libxml2-floor-ours" : "libxml2-floor", op, format, name, iterations, count, input.size, median, times[0],
            times[iterations - 1]);
     return 0;
 }

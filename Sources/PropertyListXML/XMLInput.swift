@@ -391,25 +391,7 @@ enum ScalarText {
     /// (measured: validating each string was 9% of decoding unicode.xml).
     @inline(__always)
     static func string(checkedUTF8 text: UnsafeBufferPointer<UInt8>) -> String {
-        String(copying: unsafe UTF8Span(unchecked: text.span, isKnownASCII: isASCII(text)))
-    }
-
-    /// True when every byte is below 0x80 (eight at a time).
-    @inline(__always)
-    static func isASCII(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = text.baseAddress else { return true }
-        let raw = UnsafeRawPointer(base)
-        var i = 0
-        var high: UInt64 = 0
-        while i + 8 <= text.count {
-            high |= raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-            i += 8
-        }
-        while i < text.count {
-            high |= UInt64(base[i])
-            i += 1
-        }
-        return high & 0x8080_8080_8080_8080 == 0
+        String(copying: unsafe UTF8Span(unchecked: text.span, isKnownASCII: WordScan.firstNonASCII(UnsafeRawBufferPointer(text)) == nil))
     }
 
     /// leadingByteOrderMark: Apple's parser drops a U+FEFF at the start of a string

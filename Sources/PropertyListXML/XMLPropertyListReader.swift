@@ -101,67 +101,48 @@ enum PlistElement: Equatable {
     }
 }
 
-/// Bytes that grow by appending, in memory allocated by hand: appending is a
-/// copy and clearing is setting `count` (as an `Array`, appending and clearing
-/// measured 6% of XML decoding in uniqueness checks and range replacement).
+/// Elements that grow at the end, in memory allocated by hand, for the
+/// reader's two scratch stacks: the open scalar's text (bytes appended and
+/// cleared by setting `count`) and the members of every open array (values
+/// pushed, and moved out into an array of exactly their count as each array
+/// closes). As `Array`s, appending and clearing the text measured 6% of XML
+/// decoding (uniqueness checks, range replacement), and growing each array
+/// member by member 3% (small arrays re-allocated three times).
 /// The owner frees it once with ``release()``.
-struct TextBuffer {
-    private var start: UnsafeMutablePointer<UInt8>?
+struct HandBuffer<Element> {
+    private var start: UnsafeMutablePointer<Element>?
     private var capacity = 0
+    /// Elements in use; lowering it drops elements without deinitialising
+    /// them, so only trivial elements (bytes) may be cleared that way.
     var count = 0
+    /// The capacity of the first allocation.
+    private let initialCapacity: Int
 
-    var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: start, count: count) }
+    init(initialCapacity: Int) { self.initialCapacity = initialCapacity }
 
-    @inline(__always)
-    mutating func append(_ more: UnsafeBufferPointer<UInt8>) {
-        guard let source = more.baseAddress, !more.isEmpty else { return }
-        if count + more.count > capacity { grow(toHold: count + more.count) }
-        (start! + count).update(from: source, count: more.count)
-        count += more.count
-    }
-
-    @inline(never)
-    private mutating func grow(toHold needed: Int) {
-        let newCapacity = Swift.max(256, Swift.max(needed, 2 * capacity))
-        let newStart = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
-        if let start {
-            newStart.update(from: start, count: count)
-            start.deallocate()
-        }
-        start = newStart
-        capacity = newCapacity
-    }
-
-    mutating func release() {
-        start?.deallocate()
-        start = nil
-        capacity = 0
-        count = 0
-    }
-}
-
-/// Values that grow by pushing and leave as whole arrays, in memory allocated
-/// by hand: an array's members are moved into an array of exactly their count
-/// when it closes, so no array grows member by member (as `Array`s, growing
-/// them was 3% of XML decoding, re-allocating small arrays three times).
-/// The owner frees it once with ``release()``.
-struct ValueStack {
-    private var start: UnsafeMutablePointer<PropertyListValue>?
-    private var capacity = 0
-    private(set) var count = 0
+    var elements: UnsafeBufferPointer<Element> { UnsafeBufferPointer(start: start, count: count) }
 
     @inline(__always)
-    mutating func push(_ value: __owned PropertyListValue) {
-        if count == capacity { grow() }
-        (start! + count).initialize(to: value)
+    mutating func push(_ element: __owned Element) {
+        if count == capacity { grow(toHold: count + 1) }
+        (start! + count).initialize(to: element)
         count += 1
     }
 
-    /// Moves the values from `index` up into a new array, and drops them here.
-    mutating func popArray(from index: Int) -> [PropertyListValue] {
+    /// Appends copies of `more` (trivial elements: bytes).
+    @inline(__always)
+    mutating func append(_ more: UnsafeBufferPointer<Element>) {
+        guard let source = more.baseAddress, !more.isEmpty else { return }
+        if count + more.count > capacity { grow(toHold: count + more.count) }
+        (start! + count).initialize(from: source, count: more.count)
+        count += more.count
+    }
+
+    /// Moves the elements from `index` up into a new array, and drops them here.
+    mutating func moveOut(from index: Int) -> [Element] {
         let moved = count - index
         guard moved > 0, let start else { return [] }
-        let array = [PropertyListValue](unsafeUninitializedCapacity: moved) { buffer, initialized in
+        let array = [Element](unsafeUninitializedCapacity: moved) { buffer, initialized in
             buffer.baseAddress!.moveInitialize(from: start + index, count: moved)
             initialized = moved
         }
@@ -170,9 +151,9 @@ struct ValueStack {
     }
 
     @inline(never)
-    private mutating func grow() {
-        let newCapacity = Swift.max(64, 2 * capacity)
-        let newStart = UnsafeMutablePointer<PropertyListValue>.allocate(capacity: newCapacity)
+    private mutating func grow(toHold needed: Int) {
+        let newCapacity = Swift.max(initialCapacity, Swift.max(needed, 2 * capacity))
+        let newStart = UnsafeMutablePointer<Element>.allocate(capacity: newCapacity)
         if let start {
             newStart.moveInitialize(from: start, count: count)
             start.deallocate()
@@ -256,11 +237,11 @@ struct PlistGrammar {
     private var stack: [Frame] = [.document(seenRoot: false)]
     /// The members of every open array, one after another, and where each open
     /// array's members start.
-    private var members = ValueStack()
+    private var members = HandBuffer<PropertyListValue>(initialCapacity: 64)
     private var arrays: [Int] = []
     private var dictionaries: [OpenDictionary] = []
     /// The UTF-8 text of the open scalar (only one can be open at a time).
-    private var text = TextBuffer()
+    private var text = HandBuffer<UInt8>(initialCapacity: 256)
     /// The keys of the last dictionary closed at each depth, with their hashes
     /// where it kept them: a dictionary shaped like its sibling before it (the
     /// records of one kind, such as a music library's tracks) reuses those keys'
@@ -452,24 +433,27 @@ struct PlistGrammar {
     /// The innermost element closes; `closedEmpty` tells, when asked, whether
     /// it was written as an empty-element tag (`<data/>`).
     mutating func endElement(closedEmpty: () -> Bool) throws(PropertyListError) {
+        // A key is checked while its frame is still open (errors name the dictionary's path).
+        if stack.last! == .scalar(.key) {
+            try closeKey()
+            stack.removeLast()
+            return
+        }
         let frame = stack.removeLast()
         let value: PropertyListValue
         switch frame {
         case .scalar(.key):
-            stack.append(frame)
-            try closeKey()
-            stack.removeLast()
-            return
+            preconditionFailure("closed above")
         case .scalar(let kind):
             // invalidData: CoreFoundation refuses <data/>, though it reads <data></data> as empty data.
             if kind == .data, text.count == 0, closedEmpty() {
                 throw PropertyListError(.invalidData, "an empty-element <data/> (Apple's parser refuses it; <data></data> is empty data)")
             }
             let limits = self.limits
-            value = try ScalarText.value(kind, text.bytes, limits: limits)
+            value = try ScalarText.value(kind, text.elements, limits: limits)
             try charge(value.payloadBytes)
         case .array:
-            value = .array(members.popArray(from: arrays.removeLast()))
+            value = .array(members.moveOut(from: arrays.removeLast()))
         case .dictionary:
             let open = dictionaries.removeLast()
             // The next dictionary at this depth may have the same keys.
@@ -502,7 +486,7 @@ struct PlistGrammar {
 
     /// `</key>`: the key is checked against its dictionary's keys and waits for its value.
     private mutating func closeKey() throws(PropertyListError) {
-        let bytes = text.bytes
+        let bytes = text.elements
         try ScalarText.checkLeadingByteOrderMark(utf8: bytes)
         try charge(text.count)
         let top = dictionaries.count - 1

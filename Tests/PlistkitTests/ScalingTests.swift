@@ -111,6 +111,21 @@ struct ScalingTests {
         return try XMLPropertyListWriter().writeBytes(value)
     }
 
+    /// An XML plist: one dictionary of `n` distinct keys (its index grows from the kept hashes).
+    static func xmlManyKeys(_ n: Int) throws -> [UInt8] {
+        var writer = XMLPropertyListWriter()
+        writer.keyOrder = .insertion
+        return try writer.writeBytes(PropertyListValue.dictionary(PropertyListDictionary(
+            uniqueKeysWithValues: (0..<n).map { ("key\($0 * 7919 % max(n, 1))-\($0)", PropertyListValue.integer(PropertyListInteger($0))) })))
+    }
+
+    /// An XML plist: an array of `n` members inside an array inside a dictionary
+    /// (members on the reader's value stack, below an open outer array).
+    static func xmlLongArray(_ n: Int) throws -> [UInt8] {
+        let inner = PropertyListValue.array((0..<n).map { .string("member \($0)") })
+        return try XMLPropertyListWriter().writeBytes(["outer": .array([.integer(1), inner, .integer(2)])])
+    }
+
     static func archive(_ objects: [PropertyListValue], root: UInt32 = 1) throws -> [UInt8] {
         try BinaryPropertyListWriter().writeBytes(["$archiver": "NSKeyedArchiver", "$version": 100_000,
                                                   "$top": ["root": .uid(root)], "$objects": .array(objects)])
@@ -215,9 +230,11 @@ struct ScalingTests {
         return Array("// !$*UTF8*$!\n{ archiveVersion = 1; objects = {\n\(objects)}; rootObject = \(id(4, 0)); }\n".utf8)
     }
 
-    @Test("XML reader: n dictionaries")
+    @Test("XML reader: n dictionaries (records of one kind), one dictionary of n keys, an array of n members")
     func xml() throws {
         try Self.expectLinear("convert xml → binary1", ["convert", "{}", "--format", "binary1"], n: 2000, Self.xmlWide)
+        try Self.expectLinear("lint (xml, n keys)", ["lint", "{}"], n: 4000, Self.xmlManyKeys)
+        try Self.expectLinear("lint (xml, n members)", ["lint", "{}"], n: 4000, Self.xmlLongArray)
     }
 
     @Test("keyed archives: class hints looked up in a set of the chain")
