@@ -328,50 +328,24 @@ internal struct BinaryInput {
         return (string, content + count * 2)
     }
 
-    /// Transcodes `units` UTF-16BE code units at `from` to a String, refusing unpaired surrogates.
+    /// Transcodes `units` UTF-16BE code units at `from` to a String, refusing
+    /// unpaired surrogates (``UTF16BigEndian``).
     ///
     /// The UTF-8 is written into scratch memory and copied into the `String`
     /// without being validated again: the transcoder writes only well-formed
     /// sequences (measured: re-validation was a quarter of decoding unicode.bplist).
     static func decodeUTF16BigEndian(_ bytes: UnsafeRawBufferPointer, from: Int, units: Int) throws(PropertyListError) -> String {
-        // Each UTF-16 unit becomes at most 3 UTF-8 bytes (a surrogate pair, 2 units, becomes 4).
-        let result: Result<String, PropertyListError> = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(units * 3, 1)) { utf8 in
-            var out = 0
-            var i = 0
-            var high: UInt32 = 0
-            while i < units {
-                let at = from + 2 * i
-                let unit = UInt32(bytes[at]) << 8 | UInt32(bytes[at + 1])
-                var scalar = unit
-                if unit >= 0xD800 && unit <= 0xDFFF {
-                    // invalidUTF16: surrogates come in high-low pairs.
-                    guard unit <= 0xDBFF, i + 1 < units else { return .failure(Self.unpairedSurrogate(at)) }
-                    let next = UInt32(bytes[at + 2]) << 8 | UInt32(bytes[at + 3])
-                    guard next >= 0xDC00 && next <= 0xDFFF else { return .failure(Self.unpairedSurrogate(at)) }
-                    scalar = 0x10000 + ((unit - 0xD800) << 10) + (next - 0xDC00)
-                    i += 1
-                }
-                i += 1
-                high |= scalar
-                switch scalar {
-                case ..<0x80:
-                    utf8[out] = UInt8(scalar); out += 1
-                case ..<0x800:
-                    utf8[out] = UInt8(0xC0 | scalar >> 6)
-                    utf8[out + 1] = UInt8(0x80 | scalar & 0x3F); out += 2
-                case ..<0x10000:
-                    utf8[out] = UInt8(0xE0 | scalar >> 12)
-                    utf8[out + 1] = UInt8(0x80 | scalar >> 6 & 0x3F)
-                    utf8[out + 2] = UInt8(0x80 | scalar & 0x3F); out += 3
-                default:
-                    utf8[out] = UInt8(0xF0 | scalar >> 18)
-                    utf8[out + 1] = UInt8(0x80 | scalar >> 12 & 0x3F)
-                    utf8[out + 2] = UInt8(0x80 | scalar >> 6 & 0x3F)
-                    utf8[out + 3] = UInt8(0x80 | scalar & 0x3F); out += 4
-                }
+        let result: Result<String, PropertyListError> = withUnsafeTemporaryAllocation(
+            of: UInt8.self, capacity: UTF16BigEndian.decodeCapacity(units: units)
+        ) { scratch in
+            switch UTF16BigEndian.decode(bytes.baseAddress! + from, units: units, into: UnsafeMutableRawPointer(scratch.baseAddress!)) {
+            case .unpairedSurrogate(let unit):
+                // invalidUTF16: surrogates come in high-low pairs.
+                return .failure(Self.unpairedSurrogate(from + 2 * unit))
+            case .utf8(let count, let isASCII):
+                let written = UnsafeBufferPointer(start: scratch.baseAddress!, count: count)
+                return .success(String(copying: unsafe UTF8Span(unchecked: written.span, isKnownASCII: isASCII)))
             }
-            let written = UnsafeBufferPointer(rebasing: utf8[..<out])
-            return .success(String(copying: unsafe UTF8Span(unchecked: written.span, isKnownASCII: high < 0x80)))
         }
         return try result.get()
     }

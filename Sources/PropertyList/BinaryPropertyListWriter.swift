@@ -325,21 +325,18 @@ internal struct BinaryPropertyListFlattener: ~Copyable {
         }
     }
 
-    /// ASCII strings as 0x5n bytes; any other as 0x6n UTF-16BE units.
+    /// ASCII strings as 0x5n bytes; any other as 0x6n UTF-16BE units,
+    /// transcoded from the string's UTF-8 in one pass (``UTF16BigEndian``).
     private static func appendString(_ string: String, to out: inout ByteSink) {
         var string = string
-        let ascii = string.withUTF8 { utf8 -> Bool in
-            guard WordScan.firstNonASCII(UnsafeRawBufferPointer(utf8)) == nil else { return false }
-            appendHeader(BinaryFormat.Marker.asciiString, count: utf8.count, to: &out)
-            out.append(utf8)
-            return true
-        }
-        if !ascii {
-            let utf16 = string.utf16
-            appendHeader(BinaryFormat.Marker.utf16String, count: utf16.count, to: &out)
-            for unit in utf16 {
-                out.append(UInt8(unit >> 8))
-                out.append(UInt8(unit & 0xFF))
+        string.withUTF8 { utf8 in
+            if WordScan.firstNonASCII(UnsafeRawBufferPointer(utf8)) == nil {
+                appendHeader(BinaryFormat.Marker.asciiString, count: utf8.count, to: &out)
+                out.append(utf8)
+            } else {
+                let units = UTF16BigEndian.unitCount(utf8: utf8)
+                appendHeader(BinaryFormat.Marker.utf16String, count: units, to: &out)
+                out.append(utf16BigEndianOf: utf8, units: units)
             }
         }
     }

@@ -118,6 +118,15 @@ package struct ByteSink: ~Copyable {
         used = at
     }
 
+    /// Well-formed UTF-8 as UTF-16BE; `units` is its ``UTF16BigEndian/unitCount(utf8:)``.
+    package mutating func append(utf16BigEndianOf utf8: UnsafeBufferPointer<UInt8>, units: Int) {
+        // The transcoder stores four bytes at a time: 2 bytes of slack.
+        reserve(2 * units + 2)
+        let written = UTF16BigEndian.encode(utf8: utf8, into: UnsafeMutableRawPointer(base + used))
+        precondition(written == 2 * units, "the unit count does not match the UTF-8")
+        used += written
+    }
+
     /// A string's UTF-8 bytes (labelled, so that a literal always takes the StaticString overload).
     package mutating func append(string: String) {
         var string = string

@@ -2,7 +2,7 @@
 // peers in Benchmarks/ (Foundation, libplist, plistlib). See Benchmarks/README.md.
 //
 //   plistkit-bench OP FORMAT FILE ITERS
-//     OP      decode | encode | keyed-decode | keyed-encode | userinfo-decode | mp-decode | mp-floor | mp-encode
+//     OP      decode | encode | keyed-decode | keyed-encode | userinfo-decode | mp-decode | mp-floor | mp-encode | value-floor
 //     FORMAT  binary | xml   (the format of FILE's documents; encode writes the same format;
 //             mp-decode times reading the same userInfo values written as MP beforehand,
 //             mp-encode writing them as MP: the documents are plain-profile userInfo;
@@ -123,6 +123,18 @@ func iteration(op: String, format name: String, documents: [[UInt8]]) throws -> 
             for value in values { sink.append(rebuild(.dictionary(value))) }
             return 0
         }
+    case "value-floor":
+        // The floor of any reader producing PropertyListValue trees: the same
+        // trees built anew from decoded ones — every string from its UTF-8
+        // bytes (unvalidated, as the readers copy it; keys reused), data, arrays, and
+        // dictionaries that check and index each key as the readers do — with
+        // no bytes parsed and no rule checked but the duplicate-key test the
+        // dictionary itself makes.
+        let values = try documents.map { try Document.read($0, as: format) }
+        return { sink in
+            for value in values { sink.append(rebuild(value)) }
+            return 0
+        }
     case "mp-encode":
         let values = try userInfos(documents, format: format)
         return { sink in
@@ -135,7 +147,7 @@ func iteration(op: String, format name: String, documents: [[UInt8]]) throws -> 
             return total
         }
     default:
-        throw Usage(description: "OP is decode, encode, keyed-decode, keyed-encode, userinfo-decode, mp-decode, mp-floor or mp-encode")
+        throw Usage(description: "OP is decode, encode, keyed-decode, keyed-encode, userinfo-decode, mp-decode, mp-floor, mp-encode or value-floor")
     }
 }
 
@@ -161,6 +173,33 @@ func rebuild(_ value: UserInfoValue) -> UserInfoValue {
     }
 }
 
+/// A fresh copy of a property list value, every string, data value and
+/// container built anew (the `value-floor` op).
+func rebuild(_ value: PropertyListValue) -> PropertyListValue {
+    switch value {
+    case .string(let string): return .string(freshString(string))
+    case .data(let data): return .data(data.withUnsafeBytes { Data($0) })
+    case .array(let elements):
+        var copy: [PropertyListValue] = []
+        copy.reserveCapacity(elements.count)
+        for element in elements { copy.append(rebuild(element)) }
+        return .array(copy)
+    case .dictionary(let dictionary):
+        var copy = PropertyListDictionary(minimumCapacity: dictionary.count)
+        // Keys are reused, not built anew (a binary reader builds each
+        // distinct key once), but hashed and checked again: a lower bound.
+        for (key, member) in dictionary { _ = copy.insertNew(rebuild(member), forKey: key) }
+        return .dictionary(copy)
+    default: return value
+    }
+}
+
+/// A new String with the same UTF-8, copied without validation (as the readers copy).
+func freshString(_ string: String) -> String {
+    var string = string
+    return string.withUTF8 { String(copying: unsafe UTF8Span(unchecked: $0.span, isKnownASCII: false)) }
+}
+
 /// The documents as userInfo dictionaries (plain profile: the property list is the userInfo).
 func userInfos(_ documents: [[UInt8]], format: PropertyListFormat) throws -> [UserInfoDictionary] {
     try documents.map { document in
@@ -173,7 +212,7 @@ func userInfos(_ documents: [[UInt8]], format: PropertyListFormat) throws -> [Us
 func main() throws {
     let arguments = CommandLine.arguments
     guard arguments.count == 5, let iterations = Int(arguments[4]), iterations > 0 else {
-        throw Usage(description: "usage: plistkit-bench decode|encode|keyed-decode|keyed-encode|userinfo-decode|mp-decode|mp-floor|mp-encode binary|xml FILE ITERS")
+        throw Usage(description: "usage: plistkit-bench decode|encode|keyed-decode|keyed-encode|userinfo-decode|mp-decode|mp-floor|mp-encode|value-floor binary|xml FILE ITERS")
     }
     let (op, format, file) = (arguments[1], arguments[2], arguments[3])
     let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))

@@ -1,0 +1,172 @@
+/// The binary format's UTF-16BE strings (marker 0x6n) to and from UTF-8, in
+/// both directions without a branch per character length (Specs/binary-plist.md,
+/// "Strings"). Text that mixes scripts changes length from one character to the
+/// next, so a branch per length mispredicts on it; here the length is computed
+/// and every scalar is one fixed-width load and one fixed-width store, of which
+/// only the right number of bytes count. Runs of ASCII move several at a time.
+///
+/// The callers own the memory: each function states how many bytes past its
+/// result it may write (slack), and reads nothing outside its input.
+package enum UTF16BigEndian {
+    // MARK: UTF-16BE → UTF-8
+
+    /// What ``decode(_:units:into:)`` found.
+    package enum Decoded {
+        /// `bytes` of UTF-8 written; `isASCII` when every scalar was below 0x80.
+        case utf8(bytes: Int, isASCII: Bool)
+        /// An unpaired surrogate at this unit index.
+        case unpairedSurrogate(unit: Int)
+    }
+
+    /// The most UTF-8 bytes ``decode(_:units:into:)`` writes for `units` units,
+    /// slack included: 3 per unit (a surrogate pair, 2 units, is 4 bytes) and 4 more.
+    @inlinable package static func decodeCapacity(units: Int) -> Int { units * 3 + 4 }
+
+    /// Transcodes `units` UTF-16BE units at `source` into `utf8`, which has
+    /// room for ``decodeCapacity(units:)`` bytes. The UTF-8 written is well
+    /// formed (nothing needs to validate it again); surrogates must pair.
+    package static func decode(_ source: UnsafeRawPointer, units: Int, into utf8: UnsafeMutableRawPointer) -> Decoded {
+        var out = 0
+        var i = 0
+        var high: UInt32 = 0
+        while i < units {
+            // Four ASCII units (each high byte zero, each low byte below 0x80).
+            if units &- i >= 4 {
+                let word = UInt64(bigEndian: source.loadUnaligned(fromByteOffset: 2 &* i, as: UInt64.self))
+                if word & 0xFF80_FF80_FF80_FF80 == 0 {
+                    let packed = UInt32(truncatingIfNeeded: word &>> 48) &<< 24 | UInt32(truncatingIfNeeded: word &>> 32 & 0xFF) &<< 16
+                        | UInt32(truncatingIfNeeded: word &>> 16 & 0xFF) &<< 8 | UInt32(truncatingIfNeeded: word & 0xFF)
+                    utf8.storeBytes(of: packed.bigEndian, toByteOffset: out, as: UInt32.self)
+                    out &+= 4
+                    i &+= 4
+                    continue
+                }
+            }
+            let unit = UInt32(UInt16(bigEndian: source.loadUnaligned(fromByteOffset: 2 &* i, as: UInt16.self)))
+            var scalar = unit
+            if unit & 0xF800 == 0xD800 {
+                // A high surrogate (D800–DBFF) and then a low one (DC00–DFFF).
+                guard unit <= 0xDBFF, i &+ 1 < units else { return .unpairedSurrogate(unit: i) }
+                let next = UInt32(UInt16(bigEndian: source.loadUnaligned(fromByteOffset: 2 &* i &+ 2, as: UInt16.self)))
+                guard next & 0xFC00 == 0xDC00 else { return .unpairedSurrogate(unit: i) }
+                scalar = 0x10000 &+ ((unit &- 0xD800) &<< 10) &+ (next &- 0xDC00)
+                i &+= 1
+            }
+            i &+= 1
+            high |= scalar
+            let (length, encoded) = utf8Word(scalar)
+            utf8.storeBytes(of: encoded, toByteOffset: out, as: UInt32.self)
+            out &+= length
+        }
+        return .utf8(bytes: out, isASCII: high < 0x80)
+    }
+
+    /// A scalar's UTF-8 bytes, first byte lowest (so that a little-endian
+    /// store writes them in order), and how many there are: the length from
+    /// three borrows, the lead byte's marker and payload by shifts of it, the
+    /// continuation bytes as the last `length - 1` of all three.
+    @inline(__always)
+    static func utf8Word(_ scalar: UInt32) -> (length: Int, word: UInt32) {
+        // Each term is 1 when the scalar is above the bound (the subtraction borrows).
+        let length = 1 &+ ((0x7F &- scalar) &>> 31) &+ ((0x7FF &- scalar) &>> 31) &+ ((0xFFFF &- scalar) &>> 31)
+        let markers: UInt32 = 0xF0E0_C000  // the lead byte's marker for lengths 1…4, one byte each
+        let lead = (markers &>> ((length &- 1) &* 8)) & 0xFF | scalar &>> ((length &- 1) &* 6)
+        let continuation = (0x80 | scalar &>> 12 & 0x3F) | (0x80 | scalar &>> 6 & 0x3F) &<< 8 | (0x80 | scalar & 0x3F) &<< 16
+        let word = lead | (continuation &>> ((4 &- length) &* 8)) &<< 8
+        return (Int(length), word.littleEndian)
+    }
+
+    // MARK: UTF-8 → UTF-16BE
+
+    /// The UTF-16 units of well-formed UTF-8: one per byte that does not
+    /// continue a sequence, and one more per 4-byte sequence (a surrogate pair).
+    package static func unitCount(utf8: UnsafeBufferPointer<UInt8>) -> Int {
+        guard let base = utf8.baseAddress else { return 0 }
+        let bytes = UnsafeRawPointer(base)
+        let count = utf8.count
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        var continuations = 0
+        var fours = 0
+        var i = 0
+        while i &+ 8 <= count {
+            let word = bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            if word & highs != 0 {
+                // Bit 7 of each byte: 10xxxxxx continues; 11110xxx starts four bytes.
+                continuations &+= (word & ~(word &<< 1) & highs).nonzeroBitCount
+                fours &+= (word & (word &<< 1) & (word &<< 2) & (word &<< 3) & highs).nonzeroBitCount
+            }
+            i &+= 8
+        }
+        while i < count {
+            let byte = base[i]
+            continuations &+= byte & 0xC0 == 0x80 ? 1 : 0
+            fours &+= byte >= 0xF0 ? 1 : 0
+            i &+= 1
+        }
+        return count &- continuations &+ fours
+    }
+
+    /// Transcodes well-formed UTF-8 (a Swift string's) into UTF-16BE at
+    /// `out`, which has room for 2 × ``unitCount(utf8:)`` bytes and 2 more;
+    /// returns the bytes written (2 × the unit count).
+    package static func encode(utf8: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableRawPointer) -> Int {
+        guard let base = utf8.baseAddress else { return 0 }
+        let bytes = UnsafeRawPointer(base)
+        let count = utf8.count
+        var written = 0
+        var i = 0
+        // Four bytes can be read at every position before the last three.
+        while i &+ 4 <= count {
+            // Eight ASCII bytes become eight units.
+            if i &+ 8 <= count {
+                let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+                if word & 0x8080_8080_8080_8080 == 0 {
+                    for k in 0..<8 {
+                        out.storeBytes(of: UInt16(truncatingIfNeeded: word &>> (8 &* UInt64(k)) & 0xFF).bigEndian,
+                                       toByteOffset: written &+ 2 &* k, as: UInt16.self)
+                    }
+                    written &+= 16
+                    i &+= 8
+                    continue
+                }
+            }
+            let sequence = UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: i, as: UInt32.self))
+            let (length, units, stored) = utf16Word(sequence)
+            out.storeBytes(of: stored, toByteOffset: written, as: UInt32.self)
+            written &+= 2 &* units
+            i &+= length
+        }
+        // The last bytes, zero-padded to four.
+        while i < count {
+            var sequence: UInt32 = 0
+            for k in 0..<4 where i &+ k < count { sequence |= UInt32(base[i &+ k]) &<< (24 &- 8 &* UInt32(k)) }
+            let (length, units, stored) = utf16Word(sequence)
+            out.storeBytes(of: stored, toByteOffset: written, as: UInt32.self)
+            written &+= 2 &* units
+            i &+= length
+        }
+        return written
+    }
+
+    /// The UTF-16BE of the scalar whose well-formed UTF-8 starts `sequence`
+    /// (its first four bytes, the first highest): how many UTF-8 bytes it
+    /// takes, how many units it makes (1, or 2 for a surrogate pair), and
+    /// those units as a word to store (first unit first in memory).
+    @inline(__always)
+    static func utf16Word(_ sequence: UInt32) -> (length: Int, units: Int, stored: UInt32) {
+        // The lead byte's leading ones give the length (none: one byte).
+        let ones = UInt32((~sequence).leadingZeroBitCount)
+        let length = ones &+ ((ones &- 1) &>> 31)  // 0 ones → 1 byte
+        // The lead byte keeps 7 bits (length 1) or 7 - length bits.
+        let leadBits = (0x7F as UInt32) &>> (length &- 1 &+ ((0 &- (length &- 1)) &>> 31))
+        let all = (sequence &>> 24 & leadBits) &<< 18 | (sequence &>> 16 & 0x3F) &<< 12
+            | (sequence &>> 8 & 0x3F) &<< 6 | sequence & 0x3F
+        let scalar = all &>> (6 &* (4 &- length))
+        let isPair = length &>> 2  // 1 for four bytes
+        let offset = scalar &- 0x10000
+        let pair = (0xD800 | offset &>> 10) &<< 16 | (0xDC00 | offset & 0x3FF)
+        let pairMask = 0 &- isPair
+        let word = pair & pairMask | scalar &<< 16 & ~pairMask
+        return (Int(length), Int(1 &+ isPair), word.bigEndian)
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import PropertyList
+import TestSupport
+import Testing
+
+/// The binary format's UTF-16BE strings, read and written without a branch per
+/// character length (Specs/binary-plist.md, "Strings"), checked against the
+/// standard library's own transcoding (`String.utf16`, `String(decoding:as:)`)
+/// on text that mixes every UTF-8 length at every position.
+@Suite("UTF-16BE strings")
+struct UTF16BigEndianTests {
+    /// Scalars of every UTF-8 length, both ends of each range included.
+    static let alphabet: [Unicode.Scalar] = [
+        "\u{0}", "a", "~", "\u{7F}",                  // 1 byte
+        "\u{80}", "é", "ж", "\u{7FF}",                // 2 bytes
+        "\u{800}", "日", "\u{D7FF}", "\u{E000}", "\u{FFFD}", "\u{FFFF}",  // 3 bytes
+        "\u{10000}", "😀", "\u{10FFFF}",             // 4 bytes (surrogate pairs)
+    ]
+
+    /// Deterministic strings: every length up to 40 (the 4- and 8-unit fast
+    /// paths start and stop at every offset), runs of ASCII among the rest.
+    static func samples() -> [String] {
+        var generator = SplitMix(state: 20261126)
+        var strings: [String] = []
+        for length in 0...40 {
+            for _ in 0..<25 {
+                var scalars = String.UnicodeScalarView()
+                for _ in 0..<length {
+                    let asciiRun = generator.next() % 3 == 0
+                    scalars.append(asciiRun ? "q" : alphabet[Int(generator.next() % UInt64(alphabet.count))])
+                }
+                strings.append(String(scalars))
+            }
+        }
+        return strings
+    }
+
+    private func utf16BigEndian(_ string: String) -> [UInt8] {
+        string.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
+    }
+
+    @Test("the writer's units are the standard library's, in big-endian order")
+    func writerMatchesStandardLibrary() throws {
+        for string in Self.samples() where !string.utf8.allSatisfy({ $0 < 0x80 }) {
+            let bytes = try BinaryPropertyListWriter().writeBytes(.array([.string(string)]))
+            // Object 1 is the string: marker 0x6n (or 0x6F and a length integer), then the units.
+            let units = string.utf16.count
+            let header = units < 15 ? [0x60 | UInt8(units)] : [0x6F, 0x10, UInt8(units)]
+            let expected = header + utf16BigEndian(string)
+            let start = 8 + 2  // header, then the one-reference array [0xA1, 0x01]
+            #expect(Array(bytes[start..<(start + expected.count)]) == expected, "\(string.unicodeScalars.map { $0.value })")
+        }
+    }
+
+    @Test("the reader's strings are the standard library's decoding of the units")
+    func readerMatchesStandardLibrary() throws {
+        for string in Self.samples() {
+            let units = Array(string.utf16)
+            // Always as 0x6n, ASCII too (the reader must accept either).
+            let header: [UInt8] = units.count < 15 ? [0x60 | UInt8(units.count)] : [0x6F, 0x10, UInt8(units.count)]
+            let file = bplist([header + utf16BigEndian(string)])
+            let value = try BinaryPropertyListReader().read(file)
+            #expect(value == .string(String(decoding: units, as: UTF16.self)))
+            #expect(value == .string(string))
+        }
+    }
+
+    @Test("invalidUTF16: a lone surrogate anywhere in a long string is refused at its unit")
+    func unpairedSurrogateOffsets() {
+        for position in 0..<20 {
+            for lone: UInt16 in [0xD800, 0xDBFF, 0xDC00, 0xDFFF] {
+                var units = Array(repeating: UInt16(0x0061), count: 20)
+                units[position] = lone
+                // A high surrogate followed by 'a' is as unpaired as a low one alone.
+                let bytes = units.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
+                let error = binaryError(bplist([[0x6F, 0x10, 20] + bytes]))
+                #expect(error?.code == .invalidUTF16)
+                #expect(error?.location == .byteOffset(8 + 3 + 2 * position))
+            }
+        }
+    }
+}
+
+/// A small deterministic generator (SplitMix64) for reproducible samples.
+fileprivate struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
