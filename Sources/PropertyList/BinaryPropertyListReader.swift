@@ -478,11 +478,12 @@ internal struct BinaryInput {
 /// The per-object tables are raw memory the decoder owns (released by
 /// `deinit`; the decoder cannot be copied), so that recording an object's
 /// state and value is a plain store. They are sized by the object count the
-/// trailer declares, which the offset table bounds by the file's bytes, but
-/// they cost memory only for the objects actually reached: the shapes and
-/// sizes are zero-filled by `calloc` (untouched pages are never committed) and
-/// a value slot is initialised only when its object is decoded (Specs/value-model.md,
-/// "Memory"). Every index into them is an object number below the count, which
+/// trailer declares, which the offset table bounds by the file's bytes. Up to
+/// 8 MiB they are one block reused from an earlier decode (``ScratchMemory``);
+/// beyond that they cost memory only for the objects actually reached: the
+/// shapes and sizes are zero-filled by `calloc` (untouched pages are never
+/// committed). A value slot is initialised only when its object is decoded
+/// (Specs/value-model.md, "Memory"). Every index into them is an object number below the count, which
 /// `BinaryInput.reference(at:)` and the loops over `0..<objectCount` ensure.
 internal struct BinaryPropertyListDecoder: ~Copyable {
     private let input: BinaryInput
@@ -512,6 +513,8 @@ internal struct BinaryPropertyListDecoder: ~Copyable {
     private let sizes: UnsafeMutablePointer<Int>
     /// Each object's value, initialised when its shape is done (never before).
     private let values: UnsafeMutablePointer<PropertyListValue>
+    /// The block that holds the three tables, when it came from ``ScratchMemory``.
+    private let scratch: ScratchMemory.Buffer?
     private var decodedCount = 0
     /// The containers in progress, outermost first: an explicit stack, so that
     /// no depth a caller allows can overflow the thread's stack
@@ -550,16 +553,32 @@ internal struct BinaryPropertyListDecoder: ~Copyable {
     /// prepares one slot per object.
     init(_ bytes: UnsafeRawBufferPointer, limits: PropertyListLimits) throws(PropertyListError) {
         input = try BinaryInput(bytes, limits: limits)
-        // The table check bounds the object count by the file size; calloc
-        // commits the memory only as objects are reached.
         let count = max(input.objectCount, 1)
-        guard let shapeMemory = calloc(count, MemoryLayout<Shape>.stride),
-              let sizeMemory = calloc(count, MemoryLayout<Int>.stride) else {
-            preconditionFailure("out of memory for \(count) objects")
+        // The three tables in one block: shapes, sizes, then values (all
+        // eight-byte aligned). Up to ScratchMemory's largest kept buffer the
+        // block is reused from an earlier decode and only the shapes are
+        // cleared; beyond it the shapes and sizes are calloc'd, so that the
+        // system commits their memory only as objects are reached (the table
+        // check bounds the count by the file size, not by the objects reached).
+        let tableBytes = count * (MemoryLayout<Shape>.stride + MemoryLayout<Int>.stride)
+        let valueBytes = count * MemoryLayout<PropertyListValue>.stride
+        if tableBytes + valueBytes <= ScratchMemory.largestKept {
+            let block = ScratchMemory.take(atLeast: tableBytes + valueBytes)
+            scratch = block
+            memset(block.base, 0, count * MemoryLayout<Shape>.stride)
+            shapes = block.base.bindMemory(to: Shape.self, capacity: count)
+            sizes = (block.base + count * MemoryLayout<Shape>.stride).bindMemory(to: Int.self, capacity: count)
+            values = (block.base + tableBytes).bindMemory(to: PropertyListValue.self, capacity: count)
+        } else {
+            guard let shapeMemory = calloc(count, MemoryLayout<Shape>.stride),
+                  let sizeMemory = calloc(count, MemoryLayout<Int>.stride) else {
+                preconditionFailure("out of memory for \(count) objects")
+            }
+            scratch = nil
+            shapes = shapeMemory.bindMemory(to: Shape.self, capacity: count)
+            sizes = sizeMemory.bindMemory(to: Int.self, capacity: count)
+            values = .allocate(capacity: count)
         }
-        shapes = shapeMemory.bindMemory(to: Shape.self, capacity: count)
-        sizes = sizeMemory.bindMemory(to: Int.self, capacity: count)
-        values = .allocate(capacity: count)
         // Containers nest at most maxDepth deep, and at most once per object (no cycles).
         frames = .allocate(capacity: min(limits.maxDepth, count) + 1)
     }
@@ -571,11 +590,15 @@ internal struct BinaryPropertyListDecoder: ~Copyable {
                 (values + index).deinitialize(count: 1)
             }
         }
-        values.deallocate()
         frames.deinitialize(count: openFrames)
         frames.deallocate()
-        free(sizes)
-        free(shapes)
+        if let scratch {
+            ScratchMemory.give(scratch)
+        } else {
+            values.deallocate()
+            free(sizes)
+            free(shapes)
+        }
     }
 
     /// Decodes the top object and checks that every object was used.

@@ -120,8 +120,8 @@ internal struct BinaryPropertyListFlattener: ~Copyable {
     private let maxDepth: Int
     private let keyOrder: KeyOrder
     private var meter: ExpansionMeter
-    private var entries: [Entry] = []
-    private var references: [Int] = []
+    private var entries = ScratchArray<Entry>()
+    private var references = ScratchArray<Int>()
     /// The encoded scalar objects, back to back, each distinct one once.
     private var scalars = ByteSink(capacity: 256)
     private var uniqued = ScalarNumbers()
@@ -141,7 +141,7 @@ internal struct BinaryPropertyListFlattener: ~Copyable {
             let number = entries.count
             let start = references.count
             entries.append(.array(start: start, count: elements.count))
-            references.append(contentsOf: repeatElement(0, count: elements.count))
+            references.append(repeating: 0, count: elements.count)
             for (position, element) in elements.enumerated() {
                 do {
                     references[start + position] = try flatten(element, depth: depth + 1)
@@ -156,7 +156,7 @@ internal struct BinaryPropertyListFlattener: ~Copyable {
             let start = references.count
             let count = dictionary.count
             entries.append(.dictionary(start: start, count: count))
-            references.append(contentsOf: repeatElement(0, count: 2 * count))
+            references.append(repeating: 0, count: 2 * count)
             let order = dictionary.writerOrder(keyOrder)
             for (position, entry) in order.enumerated() {
                 let key = dictionary[entry].key
@@ -217,18 +217,18 @@ internal struct BinaryPropertyListFlattener: ~Copyable {
         var ranges: [Range<Int>?] = []
         sizes.reserveCapacity(entries.count)
         func headerSize(_ count: Int) -> Int { count < 15 ? 1 : 2 + Self.byteWidth(UInt64(count)) }
-        for entry in entries {
-            switch entry {
+        for index in 0..<entries.count {
+            switch entries[index] {
             case .scalar(let start, let length):
                 sizes.append(length)
                 ranges.append(start..<(start + length))
             case .array(let start, let count):
                 sizes.append(headerSize(count) + count * referenceSize)
-                references.append(contentsOf: self.references[start..<(start + count)])
+                for i in start..<(start + count) { references.append(self.references[i]) }
                 ranges.append(nil)
             case .dictionary(let start, let count):
                 sizes.append(headerSize(count) + 2 * count * referenceSize)
-                references.append(contentsOf: self.references[start..<(start + 2 * count)])
+                for i in start..<(start + 2 * count) { references.append(self.references[i]) }
                 ranges.append(nil)
             }
             starts.append(references.count)
@@ -248,11 +248,10 @@ internal struct BinaryPropertyListFlattener: ~Copyable {
         let referenceSize = Self.byteWidth(UInt64(entries.count))
         var out = ByteSink(capacity: 64 + scalars.count + entries.count * 8 + references.count * referenceSize)
         out.append("bplist00")
-        var offsets: [Int] = []
-        offsets.reserveCapacity(entries.count)
-        for entry in entries {
+        var offsets = ScratchArray<Int>(capacity: entries.count)
+        for index in 0..<entries.count {
             offsets.append(out.count)
-            switch entry {
+            switch entries[index] {
             case .scalar(let start, let length):
                 scalars.withBytes(in: start..<(start + length)) { out.append($0) }
             case .array(let start, let count):
@@ -265,7 +264,7 @@ internal struct BinaryPropertyListFlattener: ~Copyable {
         }
         let tableOffset = out.count
         let offsetSize = Self.byteWidth(UInt64(tableOffset))
-        for offset in offsets { Self.appendBigEndian(UInt64(offset), width: offsetSize, to: &out) }
+        for index in 0..<offsets.count { Self.appendBigEndian(UInt64(offsets[index]), width: offsetSize, to: &out) }
         out.append(repeating: 0, count: 6)
         out.append(UInt8(offsetSize))
         out.append(UInt8(referenceSize))
@@ -376,15 +375,15 @@ internal struct BinaryPropertyListFlattener: ~Copyable {
 /// a probe compares bytes only when those bits match. Hashes come from Swift's
 /// per-process seeded `Hasher`, so values chosen to collide cannot make
 /// writing quadratic.
-private struct ScalarNumbers {
+private struct ScalarNumbers: ~Copyable {
     /// `hash bits << 32 | (object number + 1)`, or 0 for an empty slot.
-    private var slots = [UInt64](repeating: 0, count: 64)
+    private var slots = ScratchArray<UInt64>(repeating: 0, count: 64)
     private var count = 0
 
     /// The number of a scalar encoded as `scalars[range]` numbered before,
     /// else `next` (now taken). `written` describes the objects numbered so far.
     mutating func number(for range: Range<Int>, in scalars: borrowing ByteSink, next: Int,
-                         written: [BinaryPropertyListFlattener.Entry]) -> Int {
+                         written: borrowing ScratchArray<BinaryPropertyListFlattener.Entry>) -> Int {
         precondition(next < Int(UInt32.max), "more objects than a binary property list can number")
         let hash = scalars.withBytes(in: range) { bytes -> Int in
             var hasher = Hasher()
@@ -412,9 +411,10 @@ private struct ScalarNumbers {
 
     /// Doubles the table, placing each slot by its stored hash bits.
     private mutating func grow() {
-        var larger = [UInt64](repeating: 0, count: 2 * slots.count)
+        var larger = ScratchArray<UInt64>(repeating: 0, count: 2 * slots.count)
         let mask = larger.count - 1
-        for slot in slots where slot != 0 {
+        for index in 0..<slots.count where slots[index] != 0 {
+            let slot = slots[index]
             var bucket = Int(slot >> 32) & mask
             while larger[bucket] != 0 { bucket = (bucket + 1) & mask }
             larger[bucket] = slot

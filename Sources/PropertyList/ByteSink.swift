@@ -6,7 +6,9 @@ import Darwin
 
 /// The writers' growing output (binary and XML): their only raw memory. Small
 /// appends are a bounds check and a copy, without Array's generic append
-/// machinery (measured: a third of XML writing went to it).
+/// machinery (measured: a third of XML writing went to it). Its buffers come
+/// from ``ScratchMemory``, so that a large one is reused by the next writer
+/// instead of being faulted in anew.
 package struct ByteSink: ~Copyable {
     @usableFromInline var base: UnsafeMutablePointer<UInt8>
     @usableFromInline var capacity: Int
@@ -15,11 +17,12 @@ package struct ByteSink: ~Copyable {
     package var count: Int { used }
 
     package init(capacity: Int) {
-        self.capacity = max(capacity, 16)
-        base = .allocate(capacity: self.capacity)
+        let buffer = ScratchMemory.take(atLeast: max(capacity, 16))
+        base = buffer.base.bindMemory(to: UInt8.self, capacity: buffer.capacity)
+        self.capacity = buffer.capacity
     }
 
-    deinit { base.deallocate() }
+    deinit { ScratchMemory.give(ScratchMemory.Buffer(base: UnsafeMutableRawPointer(base), capacity: capacity)) }
 
     /// The bytes written at `range` (within `0..<count`), valid during `body`.
     package func withBytes<R>(in range: Range<Int>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
@@ -49,11 +52,12 @@ package struct ByteSink: ~Copyable {
     mutating func grow(_ more: Int) {
         var grown = capacity * 2
         while grown - used < more { grown *= 2 }
-        let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
+        let buffer = ScratchMemory.take(atLeast: grown)
+        let moved = buffer.base.bindMemory(to: UInt8.self, capacity: buffer.capacity)
         moved.update(from: base, count: used)
-        base.deallocate()
+        ScratchMemory.give(ScratchMemory.Buffer(base: UnsafeMutableRawPointer(base), capacity: capacity))
         base = moved
-        capacity = grown
+        capacity = buffer.capacity
     }
 
     @inlinable
