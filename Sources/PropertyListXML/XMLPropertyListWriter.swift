@@ -110,11 +110,15 @@ enum XMLLayout {
             guard depth < maxDepth else { throw PropertyListError(.depthLimitExceeded, "containers nest deeper than \(maxDepth)") }
             if elements.isEmpty { out.append(compact ? "<array/>" : "<array/>\n"); return }
             out.append(compact ? "<array>" : "<array>\n")
-            for (position, element) in elements.enumerated() {
-                do {
-                    try append(element, indent: indent + 1, depth: depth + 1, maxDepth: maxDepth, keyOrder: keyOrder, compact: compact, meter: &meter, to: &out)
-                } catch {
-                    throw error.inside(.index(position))
+            // Members are read in place, not copied out (a copy of a string
+            // or container is an atomic retain and release).
+            try elements.withUnsafeBufferPointer { (members) throws(PropertyListError) in
+                for position in members.indices {
+                    do throws(PropertyListError) {
+                        try append(members[position], indent: indent + 1, depth: depth + 1, maxDepth: maxDepth, keyOrder: keyOrder, compact: compact, meter: &meter, to: &out)
+                    } catch {
+                        throw error.inside(.index(position))
+                    }
                 }
             }
             tabs(indent, compact, &out)
@@ -127,17 +131,21 @@ enum XMLLayout {
                 throw PropertyListError(.unrepresentableValue, "XML cannot tell a dictionary whose only key is CF$UID, holding an integer, from a UID")
             }
             out.append(compact ? "<dict>" : "<dict>\n")
-            for position in dictionary.writerOrder(keyOrder) {
-                let (key, element) = dictionary[position]
-                do {
-                    try meter.charge(depth: depth + 1, payload: key.utf8.count)
-                    tabs(indent + 1, compact, &out)
-                    out.append("<key>")
-                    try escape(key, &out)
-                    out.append(compact ? "</key>" : "</key>\n")
-                    try append(element, indent: indent + 1, depth: depth + 1, maxDepth: maxDepth, keyOrder: keyOrder, compact: compact, meter: &meter, to: &out)
-                } catch {
-                    throw error.inside(.key(key))
+            let (keys, values) = (dictionary.keys, dictionary.values)
+            try keys.withUnsafeBufferPointer { (keys) throws(PropertyListError) in
+                try values.withUnsafeBufferPointer { (values) throws(PropertyListError) in
+                    for position in dictionary.writerOrder(keyOrder) {
+                        do throws(PropertyListError) {
+                            try meter.charge(depth: depth + 1, payload: keys[position].utf8.count)
+                            tabs(indent + 1, compact, &out)
+                            out.append("<key>")
+                            try escape(keys[position], &out)
+                            out.append(compact ? "</key>" : "</key>\n")
+                            try append(values[position], indent: indent + 1, depth: depth + 1, maxDepth: maxDepth, keyOrder: keyOrder, compact: compact, meter: &meter, to: &out)
+                        } catch {
+                            throw error.inside(.key(keys[position]))
+                        }
+                    }
                 }
             }
             tabs(indent, compact, &out)
@@ -153,10 +161,21 @@ enum XMLLayout {
     /// `&`, `<`, `>` as entities, a carriage return as `&#13;`; characters XML 1.0
     /// cannot carry are refused.
     static func escape(_ string: String, _ out: inout ByteSink) throws(PropertyListError) {
-        var string = string
-        // Runs of bytes that need nothing are copied at once; the scalar XML
-        // cannot carry, if any, is returned.
-        let refused: UInt32? = string.withUTF8 { bytes in
+        // A native string's UTF-8 is read in place (withUTF8 needs a mutable
+        // copy: a retain and a release per string).
+        let refused: UInt32? = string.utf8.withContiguousStorageIfAvailable { escape(utf8: $0, &out) }
+            ?? { var copy = string; return copy.withUTF8 { escape(utf8: $0, &out) } }()
+        if let refused {
+            throw PropertyListError(.unrepresentableValue, refused == 0xFEFF
+                ? "Apple's XML parser drops a U+FEFF at the start of a string or key"
+                : "XML cannot carry the character U+\(String(refused, radix: 16, uppercase: true))")
+        }
+    }
+
+    /// ``escape(_:_:)`` on a string's UTF-8: runs of bytes that need nothing
+    /// are copied at once; the scalar XML cannot carry, if any, is returned.
+    private static func escape(utf8 bytes: UnsafeBufferPointer<UInt8>, _ out: inout ByteSink) -> UInt32? {
+        do {
             // unrepresentableValue: Apple's parser drops a leading U+FEFF, however it is written.
             if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { return 0xFEFF }
             var run = 0
@@ -199,11 +218,6 @@ enum XMLLayout {
             }
             out.append(UnsafeBufferPointer(rebasing: bytes[run..<bytes.count]))
             return nil
-        }
-        if let refused {
-            throw PropertyListError(.unrepresentableValue, refused == 0xFEFF
-                ? "Apple's XML parser drops a U+FEFF at the start of a string or key"
-                : "XML cannot carry the character U+\(String(refused, radix: 16, uppercase: true))")
         }
     }
 
