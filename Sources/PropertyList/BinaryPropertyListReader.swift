@@ -492,7 +492,12 @@ internal struct BinaryPropertyListDecoder: ~Copyable {
     /// so that checking a state never copies a value. Packed in eight bytes
     /// (state: 2 bits, height: 10, nodes: 52); all zero is an unvisited object.
     private struct Shape {
-        enum State: UInt64 { case unvisited, inProgress, done }
+        /// `done` objects have their value in `values`; `doneUnstored` ones are
+        /// scalars without storage (integers, reals, booleans, dates, UIDs,
+        /// null), decoded again where they are reused (a few bytes, no
+        /// allocation), so that the common unshared one is never copied into
+        /// `values` and destroyed again.
+        enum State: UInt64 { case unvisited, inProgress, done, doneUnstored }
         private var bits: UInt64 = 0
 
         init(state: State, height: Int, nodes: Int) {
@@ -668,6 +673,13 @@ internal struct BinaryPropertyListDecoder: ~Copyable {
                 // member's at the member.
                 let child: Int
                 do { child = try nextMember(top) } catch { throw located(error, levels: openFrames - 1, from: bottom) }
+                // A scalar goes straight into the container.
+                let scalar: Scalar
+                do { scalar = try scalarMember(child, depth: top.pointee.depth) } catch { throw located(error, levels: openFrames, from: bottom) }
+                if !scalar.isContainer {
+                    do { try addScalar(scalar, to: top) } catch { throw located(error, levels: openFrames - 1, from: bottom) }
+                    continue
+                }
                 let leaf: Decoded
                 do { leaf = try startLeaf(child, depth: top.pointee.depth) } catch { throw located(error, levels: openFrames, from: bottom) }
                 if leaf.isContainer {
@@ -714,6 +726,12 @@ internal struct BinaryPropertyListDecoder: ~Copyable {
             }
             try input.checkExpansion(base: sizes[index], nodes: shape.nodes, depth: depth, at: offset)
             return Decoded(value: values[index], base: sizes[index], nodes: shape.nodes, height: shape.height)
+        case .doneUnstored:
+            let start = try input.objectOffset(index)
+            let (value, _) = try input.decodeScalar(at: start)
+            let base = ExpandedSize.node(depth: 0, payload: 0)
+            try input.checkExpansion(base: base, nodes: 1, depth: depth, at: start)
+            return Decoded(value: value, base: base, nodes: 1, height: 0)
         case .inProgress:
             throw PropertyListError(.cyclicReference, "object \(index) contains itself", at: .byteOffset((try? input.objectOffset(index)) ?? 0))
         case .unvisited:
@@ -727,6 +745,75 @@ internal struct BinaryPropertyListDecoder: ~Copyable {
         let decoded = Decoded(value: scalar, base: ExpandedSize.node(depth: 0, payload: scalar.payloadBytes), nodes: 1, height: 0)
         try complete(index, at: start, end: end, decoded, depth: depth)
         return decoded
+    }
+
+    /// A scalar member and its expanded size at relative depth 0, or
+    /// ``Scalar/container`` for an object the general path handles (a
+    /// container, or an object in progress: a cycle).
+    private struct Scalar {
+        var value: PropertyListValue
+        var base: Int
+        static let container = Scalar(value: .bool(false), base: -1)
+        var isContainer: Bool { base < 0 }
+    }
+
+    /// Object `index` met as a member at container depth `depth`, when it is a
+    /// scalar: decoded and checked as ``startLeaf(_:depth:)`` and
+    /// ``complete(_:at:end:_:depth:)`` would (the same rules, the same
+    /// order), without the container bookkeeping. A string or data value is
+    /// kept in `values` for its next use; any other scalar is not
+    /// (``Shape/State/doneUnstored``).
+    @inline(__always)
+    private mutating func scalarMember(_ index: Int, depth: Int) throws(PropertyListError) -> Scalar {
+        switch shapes[index].state {
+        case .done:
+            guard shapes[index].height == 0 else { return .container }
+            let base = sizes[index]
+            try input.checkExpansion(base: base, nodes: 1, depth: depth, at: (try? input.objectOffset(index)) ?? 0)
+            return Scalar(value: values[index], base: base)
+        case .doneUnstored:
+            let start = try input.objectOffset(index)
+            let (value, _) = try input.decodeScalar(at: start)
+            let base = ExpandedSize.node(depth: 0, payload: 0)
+            try input.checkExpansion(base: base, nodes: 1, depth: depth, at: start)
+            return Scalar(value: value, base: base)
+        case .inProgress:
+            return .container
+        case .unvisited:
+            break
+        }
+        let start = try input.objectOffset(index)
+        let kind = input.bytes[start] & 0xF0
+        guard kind != 0xA0 && kind != 0xD0 else { return .container }
+        shapes[index].state = .inProgress
+        let (value, end) = try input.decodeScalar(at: start)
+        let payload = value.payloadBytes
+        let base = ExpandedSize.node(depth: 0, payload: payload)
+        try input.checkExpansion(base: base, nodes: 1, depth: depth, at: start)
+        // unaccountedBytes: each object ends exactly where the next one (or the table) starts.
+        let nextStart = index + 1 < input.objectCount ? try input.objectOffset(index + 1) : input.tableOffset
+        guard end == nextStart else {
+            throw PropertyListError(.unaccountedBytes, end < nextStart
+                ? "\(nextStart - end) bytes after object \(index) belong to no object"
+                : "object \(index) overlaps the next object or is out of table order", at: .byteOffset(end))
+        }
+        decodedCount += 1
+        switch kind {
+        case BinaryFormat.Marker.asciiString, BinaryFormat.Marker.utf16String, BinaryFormat.Marker.data:
+            (values + index).initialize(to: value)
+            sizes[index] = base
+            shapes[index] = Shape(state: .done, height: 0, nodes: 1)
+        default:
+            shapes[index].state = .doneUnstored
+        }
+        return Scalar(value: value, base: base)
+    }
+
+    /// ``addMember(_:to:)`` for a scalar: one node, no height.
+    @inline(__always)
+    private func addScalar(_ member: consuming Scalar, to frame: UnsafeMutablePointer<Frame>) throws(PropertyListError) {
+        let base = member.base
+        try add(member.value, base: base, nodes: 1, height: 0, to: frame)
     }
 
     /// Opens the unvisited container `index` at container depth `depth`: its
@@ -766,21 +853,29 @@ internal struct BinaryPropertyListDecoder: ~Copyable {
     /// Adds a decoded member to `frame` and checks the container's size so far.
     @inline(__always)
     private func addMember(_ member: Decoded, to frame: UnsafeMutablePointer<Frame>) throws(PropertyListError) {
+        try add(member.value, base: member.base, nodes: member.nodes, height: member.height, to: frame)
+    }
+
+    /// Adds a member's value, measured at relative depth 0 (`base`, `nodes`,
+    /// `height`), to `frame` and checks the container's size so far.
+    @inline(__always)
+    private func add(_ value: consuming PropertyListValue, base: Int, nodes: Int, height: Int,
+                     to frame: UnsafeMutablePointer<Frame>) throws(PropertyListError) {
         if frame.pointee.isDictionary {
             // duplicateKey: each key once (canonically equivalent spellings count as one).
-            guard frame.pointee.dictionary.insertNew(member.value, forKey: frame.pointee.key, hashValue: frame.pointee.keyHash) else {
+            guard frame.pointee.dictionary.insertNew(value, forKey: frame.pointee.key, hashValue: frame.pointee.keyHash) else {
                 let slot = frame.pointee.references + frame.pointee.position * input.referenceSize
                 throw PropertyListError(.duplicateKey, "key \"\(frame.pointee.key)\" appears more than once", at: .byteOffset(slot))
             }
             // The key and the value, each a node one level down.
             frame.pointee.base = ExpandedSize.add(frame.pointee.base, ExpandedSize.node(depth: 1, payload: frame.pointee.key.utf8.count))
-            frame.pointee.nodes = ExpandedSize.add(frame.pointee.nodes, 1 &+ member.nodes)
+            frame.pointee.nodes = ExpandedSize.add(frame.pointee.nodes, 1 &+ nodes)
         } else {
-            frame.pointee.elements.append(member.value)
-            frame.pointee.nodes = ExpandedSize.add(frame.pointee.nodes, member.nodes)
+            frame.pointee.elements.append(value)
+            frame.pointee.nodes = ExpandedSize.add(frame.pointee.nodes, nodes)
         }
-        frame.pointee.base = ExpandedSize.add(frame.pointee.base, ExpandedSize.placed(base: member.base, nodes: member.nodes, depth: 1))
-        frame.pointee.height = max(frame.pointee.height, member.height)
+        frame.pointee.base = ExpandedSize.add(frame.pointee.base, ExpandedSize.placed(base: base, nodes: nodes, depth: 1))
+        frame.pointee.height = max(frame.pointee.height, height)
         frame.pointee.position += 1
         try input.checkExpansion(base: frame.pointee.base, nodes: frame.pointee.nodes, depth: frame.pointee.depth - 1, at: frame.pointee.start)
     }
