@@ -173,7 +173,11 @@ subpack "$KEYED" 100 "$CORPUS/userinfo-keyed-100.pack.bplist"
 # Two floors: libxml2-floor is issue 19's (the SAX2 push parser, as the reader used
 # libxml2 before it); libxml2-floor-ours is libxml2 set up exactly as the reader sets
 # it up now (the pull parser, SAX1 element events) -- the true floor of our reader.
-PEERS=(activitycodec libplist foundation plistlib rust-plist libxml2-floor libxml2-floor-ours)
+# value-floor is not a codec either: plistkit-bench building the decoded values
+# anew from decoded ones (fresh strings, data, arrays, dictionaries with their key
+# index; no parsing, no rule checked) -- the floor of any reader that produces
+# PropertyListValue trees, whatever the format.
+PEERS=(activitycodec libplist foundation plistlib rust-plist libxml2-floor libxml2-floor-ours value-floor)
 
 peer_command() {  # prints nothing; sets CMD array
     case "$1" in
@@ -184,6 +188,7 @@ peer_command() {  # prints nothing; sets CMD array
         rust-plist) CMD=("$BIN/rust_plist_bench") ;;
         libxml2-floor) CMD=("$BIN/libxml2_floor") ;;
         libxml2-floor-ours) CMD=(env LIBXML2_FLOOR_SETUP=ours "$BIN/libxml2_floor") ;;
+        value-floor) CMD=(env PLISTKIT_BENCH_FLOOR=value "$PLISTKIT_BENCH") ;;
     esac
 }
 
@@ -193,6 +198,7 @@ supports() {  # supports PEER OP FORMAT
         libplist:decode:* | libplist:encode:* | plistlib:decode:* | plistlib:encode:*) return 0 ;;
         rust-plist:decode:* | rust-plist:encode:*) return 0 ;;
         libxml2-floor:decode:xml | libxml2-floor-ours:decode:xml) return 0 ;;
+        value-floor:decode:*) return 0 ;;
         *) return 1 ;;
     esac
 }
@@ -340,6 +346,7 @@ for format in binary xml; do
     [[ $format == xml ]] && ext=xml
     for peer in "${PEERS[@]}"; do
         supports "$peer" decode "$format" || continue
+        [[ $peer == value-floor ]] && continue   # holds two trees at once: not a reader's footprint
         peer_command "$peer"
         if /usr/bin/time -f %M -o "$WORK/rss.txt" "${CMD[@]}" decode "$format" "$CORPUS/$RSS_BASE.$ext" 1 >/dev/null 2>"$WORK/last-stderr.txt"; then
             rss="$(tail -1 "$WORK/rss.txt")"

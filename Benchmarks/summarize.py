@@ -17,13 +17,17 @@ import statistics
 import sys
 from collections import defaultdict
 
-PEERS = ["activitycodec", "libplist", "foundation", "plistlib", "rust-plist", "libxml2-floor", "libxml2-floor-ours"]
+PEERS = ["activitycodec", "libplist", "foundation", "plistlib", "rust-plist", "libxml2-floor", "libxml2-floor-ours",
+         "value-floor"]
 NAMES = {"activitycodec": "ActivityCodec", "libplist": "libplist", "foundation": "Foundation", "plistlib": "plistlib",
          "rust-plist": "rust plist", "libxml2-floor": "libxml2 floor (push, SAX2)",
-         "libxml2-floor-ours": "libxml2 floor (our set-up)"}
+         "libxml2-floor-ours": "libxml2 floor (our set-up)", "value-floor": "value floor"}
 FLOOR = "libxml2-floor"  # issue 19's floor: the SAX2 push parser
 OUR_FLOOR = "libxml2-floor-ours"  # libxml2 set up exactly as our reader sets it up
-FLOORS = (FLOOR, OUR_FLOOR)  # not codecs: never the "best peer"
+# Building the decoded PropertyListValue trees anew, no parsing: the floor of any
+# reader producing them (plistkit-bench's value-floor op).
+VALUE_FLOOR = "value-floor"
+FLOORS = (FLOOR, OUR_FLOOR, VALUE_FLOOR)  # not codecs: never the "best peer"
 FILE_ORDER = ["userinfo.pack", "settings", "library", "unicode", "numbers", "one-userinfo",
               "userinfo-keyed.pack", "userinfo-keyed-1k.pack", "userinfo-keyed-100.pack"]
 SECTIONS = [("decode", "binary"), ("encode", "binary"), ("decode", "xml"), ("encode", "xml"),
@@ -147,10 +151,12 @@ def main():
         out.append("")
     out.append("MB/s = input bytes ÷ median time per iteration (median over rounds). "
                "Ratios: peer time ÷ ActivityCodec time, paired per round, shown as median / minimum over rounds; "
-               "> 1 means ActivityCodec is faster. \"best peer\" leaves out the libxml2 floors (libxml2's parse "
-               "with empty callbacks: not codecs; \"floor\" is issue 19's SAX2 push parser, \"our floor\" libxml2 set up "
-               "exactly as ActivityCodec's XML reader sets it up); \"% of floor\" = floor time ÷ "
-               "ActivityCodec time, paired the same way. A peer that ran no case of a table has no column. "
+               "> 1 means ActivityCodec is faster. \"best peer\" leaves out the floors (not codecs: libxml2's parse "
+               "with empty callbacks, where \"floor\" is issue 19's SAX2 push parser and \"our floor\" libxml2 set up "
+               "exactly as ActivityCodec's XML reader sets it up; and the value floor, building the decoded values anew "
+               "without parsing, the floor of any reader producing them); \"% of floor\" = floor time ÷ "
+               "ActivityCodec time, paired the same way; \"value floor ÷ libplist\" = libplist's time ÷ the value "
+               "floor's, the highest ratio to libplist any reader that builds these values can reach. A peer that ran no case of a table has no column. "
                "† = that peer ran in fewer rounds (heavy run).")
     out.append("")
 
@@ -164,11 +170,13 @@ def main():
         peers = [p for p in PEERS if p in present]
         floor = FLOOR in present
         our_floor = OUR_FLOOR in present
+        value_floor = VALUE_FLOOR in present
         out.append(f"## {op} · {fmt}")
         out.append("")
         header = ["file", "size"] + [f"{NAMES[p]} MB/s" for p in peers] + \
                  ["÷ libplist", "÷ Foundation", "÷ best peer"] + (["% of floor"] if floor else []) + \
                  (["% of our floor"] if our_floor else []) + \
+                 (["% of value floor", "value floor ÷ libplist"] if value_floor else []) + \
                  [g[5] for _, g in goals]
         out.append("| " + " | ".join(header) + " |")
         out.append("|" + "|".join(["---"] + ["---:"] * (len(header) - 1)) + "|")
@@ -213,6 +221,12 @@ def main():
                         cells.append(percent_text(values))
                 else:
                     cells.append(ratio_text(values))
+            if value_floor:
+                floor_times = rounds_of.get(VALUE_FLOOR, {})
+                cells.append(percent_text([floor_times[r] / t for r, t in ours.items() if t > 0 and r in floor_times]))
+                # The best ratio to libplist any reader that builds these values could reach.
+                cells.append(ratio_text([rounds_of["libplist"][r] / t for r, t in floor_times.items()
+                                         if t > 0 and r in rounds_of.get("libplist", {})]))
             for index, (_, _, against, target, files, _, _) in goals:
                 if files is not None and base(key[2]) not in files:
                     cells.append("·")  # not a file this goal covers

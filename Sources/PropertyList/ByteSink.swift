@@ -112,14 +112,23 @@ package struct ByteSink: ~Copyable {
     @inlinable
     package mutating func append(bigEndian value: UInt64, width: Int) {
         reserve(width)
-        var shift = (width - 1) * 8
-        var at = used
-        while shift >= 0 {
-            base[at] = UInt8(truncatingIfNeeded: value >> UInt64(shift))
-            at += 1
-            shift -= 8
+        let at = UnsafeMutableRawPointer(base + used)
+        switch width {
+        // The widths the formats use, each one store.
+        case 1: at.storeBytes(of: UInt8(truncatingIfNeeded: value), as: UInt8.self)
+        case 2: at.storeBytes(of: UInt16(truncatingIfNeeded: value).bigEndian, as: UInt16.self)
+        case 4: at.storeBytes(of: UInt32(truncatingIfNeeded: value).bigEndian, as: UInt32.self)
+        case 8: at.storeBytes(of: value.bigEndian, as: UInt64.self)
+        default:
+            var shift = (width - 1) * 8
+            var offset = 0
+            while shift >= 0 {
+                at.storeBytes(of: UInt8(truncatingIfNeeded: value >> UInt64(shift)), toByteOffset: offset, as: UInt8.self)
+                offset += 1
+                shift -= 8
+            }
         }
-        used = at
+        used += width
     }
 
     /// Well-formed UTF-8 as UTF-16BE; `units` is its ``UTF16BigEndian/unitCount(utf8:)``.

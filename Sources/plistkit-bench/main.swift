@@ -215,9 +215,14 @@ func main() throws {
         throw Usage(description: "usage: plistkit-bench decode|encode|keyed-decode|keyed-encode|userinfo-decode|mp-decode|mp-floor|mp-encode|value-floor binary|xml FILE ITERS")
     }
     let (op, format, file) = (arguments[1], arguments[2], arguments[3])
+    // PLISTKIT_BENCH_FLOOR=value: the benchmark's "value-floor" peer, which
+    // answers `decode` with the value-floor op (compare.sh times it beside
+    // the decoders, under its own name).
+    let asValueFloor = op == "decode" && getenv("PLISTKIT_BENCH_FLOOR").map { String(cString: $0) } == "value"
+    let peer = asValueFloor ? "value-floor" : "activitycodec"
     let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))
     let documents = try documents(of: bytes)
-    let work = try iteration(op: op, format: format, documents: documents)
+    let work = try iteration(op: asValueFloor ? "value-floor" : op, format: format, documents: documents)
     var warmUp: [Any] = []
     let outBytes = try work(&warmUp)
     warmUp = []
@@ -233,7 +238,7 @@ func main() throws {
     times.sort()
     let median = times.count % 2 == 1 ? times[times.count / 2] : (times[times.count / 2 - 1] + times[times.count / 2]) / 2
     let name = file.split(separator: "/").last.map(String.init) ?? file
-    print(#"{"peer":"activitycodec","op":"\#(op)","format":"\#(format)","file":"\#(name)","iters":\#(iterations),"messages":\#(documents.count),"bytes":\#(bytes.count),"median_s":\#(median),"min_s":\#(times.first!),"max_s":\#(times.last!),"out_bytes":\#(outBytes)}"#)
+    print(#"{"peer":"\#(peer)","op":"\#(op)","format":"\#(format)","file":"\#(name)","iters":\#(iterations),"messages":\#(documents.count),"bytes":\#(bytes.count),"median_s":\#(median),"min_s":\#(times.first!),"max_s":\#(times.last!),"out_bytes":\#(outBytes)}"#)
 }
 
 do {
