@@ -716,9 +716,9 @@ internal struct BinaryPropertyListDecoder: ~Copyable {
     /// ``open(_:depth:)``.
     @inline(__always)
     private mutating func startLeaf(_ index: Int, depth: Int) throws(PropertyListError) -> Decoded {
-        switch shapes[index].state {
-        case .done:
-            let shape = shapes[index]
+        let shape = shapes[index]
+        switch shape.state {
+        case .done where shape.height > 0:
             let offset = (try? input.objectOffset(index)) ?? 0
             // depthLimitExceeded: a shared container reused deeper than where it was first decoded.
             guard depth + shape.height <= input.limits.maxDepth else {
@@ -726,25 +726,12 @@ internal struct BinaryPropertyListDecoder: ~Copyable {
             }
             try input.checkExpansion(base: sizes[index], nodes: shape.nodes, depth: depth, at: offset)
             return Decoded(value: values[index], base: sizes[index], nodes: shape.nodes, height: shape.height)
-        case .doneUnstored:
-            let start = try input.objectOffset(index)
-            let (value, _) = try input.decodeScalar(at: start)
-            let base = ExpandedSize.node(depth: 0, payload: 0)
-            try input.checkExpansion(base: base, nodes: 1, depth: depth, at: start)
-            return Decoded(value: value, base: base, nodes: 1, height: 0)
         case .inProgress:
             throw PropertyListError(.cyclicReference, "object \(index) contains itself", at: .byteOffset((try? input.objectOffset(index)) ?? 0))
-        case .unvisited:
-            break
+        default:
+            let scalar = try scalarMember(index, depth: depth)
+            return scalar.isContainer ? .container : Decoded(value: scalar.value, base: scalar.base, nodes: 1, height: 0)
         }
-        let start = try input.objectOffset(index)
-        let kind = input.bytes[start] & 0xF0
-        guard kind != 0xA0 && kind != 0xD0 else { return .container }
-        shapes[index].state = .inProgress
-        let (scalar, end) = try input.decodeScalar(at: start)
-        let decoded = Decoded(value: scalar, base: ExpandedSize.node(depth: 0, payload: scalar.payloadBytes), nodes: 1, height: 0)
-        try complete(index, at: start, end: end, decoded, depth: depth)
-        return decoded
     }
 
     /// A scalar member and its expanded size at relative depth 0, or
@@ -757,11 +744,11 @@ internal struct BinaryPropertyListDecoder: ~Copyable {
         var isContainer: Bool { base < 0 }
     }
 
-    /// Object `index` met as a member at container depth `depth`, when it is a
-    /// scalar: decoded and checked as ``startLeaf(_:depth:)`` and
-    /// ``complete(_:at:end:_:depth:)`` would (the same rules, the same
-    /// order), without the container bookkeeping. A string or data value is
-    /// kept in `values` for its next use; any other scalar is not
+    /// Object `index` met at container depth `depth`, when it is a scalar:
+    /// decoded and checked (expanded size where it is placed, then
+    /// `unaccountedBytes`, as ``complete(_:at:end:_:depth:)`` checks a
+    /// container), or taken again if done. A string or data value is kept in
+    /// `values` for its next use; any other scalar is not
     /// (``Shape/State/doneUnstored``).
     @inline(__always)
     private mutating func scalarMember(_ index: Int, depth: Int) throws(PropertyListError) -> Scalar {
