@@ -77,7 +77,7 @@ enum XMLLayout {
             out.append(compact ? "</integer>" : "</integer>\n")
         case .real(let real):
             out.append("<real>")
-            out.append(string: realText(real))
+            appendReal(real, to: &out)
             out.append(compact ? "</real>" : "</real>\n")
         case .bool(let flag):
             out.append(flag ? (compact ? "<true/>" : "<true/>\n") : (compact ? "<false/>" : "<false/>\n"))
@@ -238,17 +238,14 @@ enum XMLLayout {
         return below | equal(0x26) | equal(0x3C) | equal(0x3E) | equal(0xEF) != 0
     }
 
-    /// Apple's spelling of a real: `%.17g`, `0.0` for zero (`-0.0` for negative
-    /// zero, which Apple's writer loses), `nan`, `+infinity`, `-infinity`.
-    static func realText(_ real: Double) -> String {
-        if real.isNaN { return "nan" }
-        if real.isInfinite { return real < 0 ? "-infinity" : "+infinity" }
-        if real == 0 { return real.sign == .minus ? "-0.0" : "0.0" }
-        // "%.17g" needs at most 24 bytes ("-1.2345678901234567e-308" and a NUL).
-        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: 32) { buffer in
-            let length = Int(activitycodec_format_g17(buffer.baseAddress, 32, real))
-            return String(decoding: UnsafeRawBufferPointer(start: buffer.baseAddress, count: min(max(length, 0), 31)), as: UTF8.self)
-        }
+    /// Apple's spelling of a real: `%.17g` (``RealText``), `0.0` for zero
+    /// (`-0.0` for negative zero, which Apple's writer loses), `nan`,
+    /// `+infinity`, `-infinity`.
+    static func appendReal(_ real: Double, to out: inout ByteSink) {
+        if real.isNaN { out.append("nan"); return }
+        if real.isInfinite { out.append(real < 0 ? "-infinity" : "+infinity"); return }
+        if real == 0 { out.append(real.sign == .minus ? "-0.0" : "0.0"); return }
+        RealText.appendG17(real, to: &out)
     }
 
     /// Base64 in lines of 76 − 8 × indent characters, each line preceded by the
