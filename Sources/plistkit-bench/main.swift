@@ -124,15 +124,11 @@ func iteration(op: String, format name: String, documents: [[UInt8]]) throws -> 
             return 0
         }
     case "value-floor":
-        // The floor of any reader producing PropertyListValue trees: the same
-        // trees built anew from decoded ones — every string from its UTF-8
-        // bytes (unvalidated, as the readers copy it; keys reused), data, arrays, and
-        // dictionaries that check and index each key as the readers do — with
-        // no bytes parsed and no rule checked but the duplicate-key test the
-        // dictionary itself makes.
-        let values = try documents.map { try Document.read($0, as: format) }
+        // The floor of any reader producing PropertyListValue trees
+        // (ValueFloorPlan): the same trees built from a plan made beforehand.
+        let plans = try documents.map { ValueFloorPlan(try Document.read($0, as: format)) }
         return { sink in
-            for value in values { sink.append(rebuild(value)) }
+            for plan in plans { sink.append(plan.build()) }
             return 0
         }
     case "mp-encode":
@@ -171,33 +167,6 @@ func rebuild(_ value: UserInfoValue) -> UserInfoValue {
         return .dictionary(copy)
     default: return value
     }
-}
-
-/// A fresh copy of a property list value, every string, data value and
-/// container built anew (the `value-floor` op).
-func rebuild(_ value: PropertyListValue) -> PropertyListValue {
-    switch value {
-    case .string(let string): return .string(freshString(string))
-    case .data(let data): return .data(data.withUnsafeBytes { Data($0) })
-    case .array(let elements):
-        var copy: [PropertyListValue] = []
-        copy.reserveCapacity(elements.count)
-        for element in elements { copy.append(rebuild(element)) }
-        return .array(copy)
-    case .dictionary(let dictionary):
-        var copy = PropertyListDictionary(minimumCapacity: dictionary.count)
-        // Keys are reused, not built anew (a binary reader builds each
-        // distinct key once), but hashed and checked again: a lower bound.
-        for (key, member) in dictionary { _ = copy.insertNew(rebuild(member), forKey: key) }
-        return .dictionary(copy)
-    default: return value
-    }
-}
-
-/// A new String with the same UTF-8, copied without validation (as the readers copy).
-func freshString(_ string: String) -> String {
-    var string = string
-    return string.withUTF8 { String(copying: unsafe UTF8Span(unchecked: $0.span, isKnownASCII: false)) }
 }
 
 /// The documents as userInfo dictionaries (plain profile: the property list is the userInfo).
