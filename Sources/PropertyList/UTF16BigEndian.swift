@@ -28,37 +28,51 @@ package enum UTF16BigEndian {
     package static func decode(_ source: UnsafeRawPointer, units: Int, into utf8: UnsafeMutableRawPointer) -> Decoded {
         var out = 0
         var i = 0
-        var high: UInt32 = 0
+        var isASCII = true
         while i < units {
-            // Four ASCII units (each high byte zero, each low byte below 0x80).
-            if units &- i >= 4 {
-                let word = UInt64(bigEndian: source.loadUnaligned(fromByteOffset: 2 &* i, as: UInt64.self))
-                if word & 0xFF80_FF80_FF80_FF80 == 0 {
-                    let packed = UInt32(truncatingIfNeeded: word &>> 48) &<< 24 | UInt32(truncatingIfNeeded: word &>> 32 & 0xFF) &<< 16
-                        | UInt32(truncatingIfNeeded: word &>> 16 & 0xFF) &<< 8 | UInt32(truncatingIfNeeded: word & 0xFF)
-                    utf8.storeBytes(of: packed.bigEndian, toByteOffset: out, as: UInt32.self)
-                    out &+= 4
-                    i &+= 4
-                    continue
-                }
-            }
             let unit = UInt32(UInt16(bigEndian: source.loadUnaligned(fromByteOffset: 2 &* i, as: UInt16.self)))
-            var scalar = unit
+            if unit < 0x80 {
+                // Four ASCII units at once (each high byte zero, each low byte below 0x80).
+                if units &- i >= 4 {
+                    let word = UInt64(bigEndian: source.loadUnaligned(fromByteOffset: 2 &* i, as: UInt64.self))
+                    if word & 0xFF80_FF80_FF80_FF80 == 0 {
+                        let packed = UInt32(truncatingIfNeeded: word &>> 48) &<< 24 | UInt32(truncatingIfNeeded: word &>> 32 & 0xFF) &<< 16
+                            | UInt32(truncatingIfNeeded: word &>> 16 & 0xFF) &<< 8 | UInt32(truncatingIfNeeded: word & 0xFF)
+                        utf8.storeBytes(of: packed.bigEndian, toByteOffset: out, as: UInt32.self)
+                        out &+= 4
+                        i &+= 4
+                        continue
+                    }
+                }
+                utf8.storeBytes(of: UInt8(truncatingIfNeeded: unit), toByteOffset: out, as: UInt8.self)
+                out &+= 1
+                i &+= 1
+                continue
+            }
+            isASCII = false
             if unit & 0xF800 == 0xD800 {
-                // A high surrogate (D800–DBFF) and then a low one (DC00–DFFF).
+                // A high surrogate (D800–DBFF) and then a low one (DC00–DFFF): four bytes.
                 guard unit <= 0xDBFF, i &+ 1 < units else { return .unpairedSurrogate(unit: i) }
                 let next = UInt32(UInt16(bigEndian: source.loadUnaligned(fromByteOffset: 2 &* i &+ 2, as: UInt16.self)))
                 guard next & 0xFC00 == 0xDC00 else { return .unpairedSurrogate(unit: i) }
-                scalar = 0x10000 &+ ((unit &- 0xD800) &<< 10) &+ (next &- 0xDC00)
-                i &+= 1
+                let scalar = 0x10000 &+ ((unit &- 0xD800) &<< 10) &+ (next &- 0xDC00)
+                let (length, encoded) = utf8Word(scalar)
+                utf8.storeBytes(of: encoded, toByteOffset: out, as: UInt32.self)
+                out &+= length
+                i &+= 2
+                continue
             }
+            // Two bytes below U+0800, three from it: both formed, one kept by a
+            // mask (not a branch: mixed scripts alternate between them).
+            let isThree = (0x7FF &- unit) &>> 31
+            let two = (0xC0 | unit &>> 6) | (0x80 | unit & 0x3F) &<< 8
+            let three = (0xE0 | unit &>> 12) | (0x80 | unit &>> 6 & 0x3F) &<< 8 | (0x80 | unit & 0x3F) &<< 16
+            let keepThree = 0 &- isThree
+            utf8.storeBytes(of: (three & keepThree | two & ~keepThree).littleEndian, toByteOffset: out, as: UInt32.self)
+            out &+= 2 &+ Int(isThree)
             i &+= 1
-            high |= scalar
-            let (length, encoded) = utf8Word(scalar)
-            utf8.storeBytes(of: encoded, toByteOffset: out, as: UInt32.self)
-            out &+= length
         }
-        return .utf8(bytes: out, isASCII: high < 0x80)
+        return .utf8(bytes: out, isASCII: isASCII)
     }
 
     /// A scalar's UTF-8 bytes, first byte lowest (so that a little-endian
@@ -117,24 +131,44 @@ package enum UTF16BigEndian {
         var i = 0
         // Four bytes can be read at every position before the last three.
         while i &+ 4 <= count {
-            // Eight ASCII bytes become eight units.
-            if i &+ 8 <= count {
-                let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self))
-                if word & 0x8080_8080_8080_8080 == 0 {
-                    for k in 0..<8 {
-                        out.storeBytes(of: UInt16(truncatingIfNeeded: word &>> (8 &* UInt64(k)) & 0xFF).bigEndian,
-                                       toByteOffset: written &+ 2 &* k, as: UInt16.self)
-                    }
-                    written &+= 16
-                    i &+= 8
-                    continue
-                }
-            }
             let sequence = UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: i, as: UInt32.self))
-            let (length, units, stored) = utf16Word(sequence)
-            out.storeBytes(of: stored, toByteOffset: written, as: UInt32.self)
-            written &+= 2 &* units
-            i &+= length
+            let lead = sequence &>> 24
+            if lead < 0x80 {
+                // Eight ASCII bytes become eight units.
+                if i &+ 8 <= count {
+                    let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+                    if word & 0x8080_8080_8080_8080 == 0 {
+                        for k in 0..<8 {
+                            out.storeBytes(of: UInt16(truncatingIfNeeded: word &>> (8 &* UInt64(k)) & 0xFF).bigEndian,
+                                           toByteOffset: written &+ 2 &* k, as: UInt16.self)
+                        }
+                        written &+= 16
+                        i &+= 8
+                        continue
+                    }
+                }
+                out.storeBytes(of: UInt16(lead).bigEndian, toByteOffset: written, as: UInt16.self)
+                written &+= 2
+                i &+= 1
+                continue
+            }
+            if lead >= 0xF0 {
+                // Four bytes: a surrogate pair.
+                let (length, units, stored) = utf16Word(sequence)
+                out.storeBytes(of: stored, toByteOffset: written, as: UInt32.self)
+                written &+= 2 &* units
+                i &+= length
+                continue
+            }
+            // Two bytes (lead C2–DF) or three (E0–EF): both decoded, one kept
+            // by a mask (not a branch: mixed scripts alternate between them).
+            let isThree = (0xDF &- lead) &>> 31
+            let two = (sequence &>> 24 & 0x1F) &<< 6 | sequence &>> 16 & 0x3F
+            let three = (sequence &>> 24 & 0x0F) &<< 12 | (sequence &>> 16 & 0x3F) &<< 6 | sequence &>> 8 & 0x3F
+            let keepThree = 0 &- isThree
+            out.storeBytes(of: UInt16(truncatingIfNeeded: three & keepThree | two & ~keepThree).bigEndian, toByteOffset: written, as: UInt16.self)
+            written &+= 2
+            i &+= 2 &+ Int(isThree)
         }
         // The last bytes, zero-padded to four.
         while i < count {
