@@ -129,11 +129,6 @@ package struct ScratchArray<Element: BitwiseCopyable>: ~Copyable {
         count += more
     }
 
-    /// The elements, valid during `body`.
-    package func withElements<R>(_ body: (UnsafeBufferPointer<Element>) throws -> R) rethrows -> R {
-        try body(UnsafeBufferPointer(start: elements, count: count))
-    }
-
     private mutating func grow(toHold needed: Int) {
         var grown = max(capacity * 2, 16)
         while grown < needed { grown *= 2 }

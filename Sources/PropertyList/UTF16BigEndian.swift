@@ -1,9 +1,10 @@
 /// The binary format's UTF-16BE strings (marker 0x6n) to and from UTF-8, in
-/// both directions without a branch per character length (Specs/binary-plist.md,
-/// "Strings"). Text that mixes scripts changes length from one character to the
-/// next, so a branch per length mispredicts on it; here the length is computed
-/// and every scalar is one fixed-width load and one fixed-width store, of which
-/// only the right number of bytes count. Runs of ASCII move several at a time.
+/// one pass each way (Specs/binary-plist.md, "Strings"). Text that mixes
+/// scripts alternates between two- and three-byte characters, so a branch
+/// between them mispredicts; both forms are computed and one kept by a mask,
+/// and each character is one fixed-width store of which only the right number
+/// of bytes count. ASCII (several at a time) and surrogate pairs take their
+/// own, rarely mispredicted, branches.
 ///
 /// The callers own the memory: each function states how many bytes past its
 /// result it may write (slack), and reads nothing outside its input.
@@ -56,9 +57,8 @@ package enum UTF16BigEndian {
                 let next = UInt32(UInt16(bigEndian: source.loadUnaligned(fromByteOffset: 2 &* i &+ 2, as: UInt16.self)))
                 guard next & 0xFC00 == 0xDC00 else { return .unpairedSurrogate(unit: i) }
                 let scalar = 0x10000 &+ ((unit &- 0xD800) &<< 10) &+ (next &- 0xDC00)
-                let (length, encoded) = utf8Word(scalar)
-                utf8.storeBytes(of: encoded, toByteOffset: out, as: UInt32.self)
-                out &+= length
+                utf8.storeBytes(of: fourByteUTF8(scalar), toByteOffset: out, as: UInt32.self)
+                out &+= 4
                 i &+= 2
                 continue
             }
@@ -75,19 +75,13 @@ package enum UTF16BigEndian {
         return .utf8(bytes: out, isASCII: isASCII)
     }
 
-    /// A scalar's UTF-8 bytes, first byte lowest (so that a little-endian
-    /// store writes them in order), and how many there are: the length from
-    /// three borrows, the lead byte's marker and payload by shifts of it, the
-    /// continuation bytes as the last `length - 1` of all three.
+    /// The four UTF-8 bytes of a supplementary scalar (U+10000…U+10FFFF),
+    /// first byte lowest, so that a little-endian store writes them in order.
     @inline(__always)
-    static func utf8Word(_ scalar: UInt32) -> (length: Int, word: UInt32) {
-        // Each term is 1 when the scalar is above the bound (the subtraction borrows).
-        let length = 1 &+ ((0x7F &- scalar) &>> 31) &+ ((0x7FF &- scalar) &>> 31) &+ ((0xFFFF &- scalar) &>> 31)
-        let markers: UInt32 = 0xF0E0_C000  // the lead byte's marker for lengths 1…4, one byte each
-        let lead = (markers &>> ((length &- 1) &* 8)) & 0xFF | scalar &>> ((length &- 1) &* 6)
-        let continuation = (0x80 | scalar &>> 12 & 0x3F) | (0x80 | scalar &>> 6 & 0x3F) &<< 8 | (0x80 | scalar & 0x3F) &<< 16
-        let word = lead | (continuation &>> ((4 &- length) &* 8)) &<< 8
-        return (Int(length), word.littleEndian)
+    static func fourByteUTF8(_ scalar: UInt32) -> UInt32 {
+        let word = (0xF0 | scalar &>> 18) | (0x80 | scalar &>> 12 & 0x3F) &<< 8
+            | (0x80 | scalar &>> 6 & 0x3F) &<< 16 | (0x80 | scalar & 0x3F) &<< 24
+        return word.littleEndian
     }
 
     // MARK: UTF-8 → UTF-16BE

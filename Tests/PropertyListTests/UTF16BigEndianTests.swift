@@ -1,4 +1,5 @@
 import Foundation
+import PropertyBased
 import PropertyList
 import TestSupport
 import Testing
@@ -20,7 +21,7 @@ struct UTF16BigEndianTests {
     /// Deterministic strings: every length up to 40 (the 4- and 8-unit fast
     /// paths start and stop at every offset), runs of ASCII among the rest.
     static func samples() -> [String] {
-        var generator = SplitMix(state: 20261126)
+        var generator = Xoshiro(seed: (20261126, 1, 2, 3))
         var strings: [String] = []
         for length in 0...40 {
             for _ in 0..<25 {
@@ -78,17 +79,5 @@ struct UTF16BigEndianTests {
                 #expect(error?.location == .byteOffset(8 + 3 + 2 * position))
             }
         }
-    }
-}
-
-/// A small deterministic generator (SplitMix64) for reproducible samples.
-fileprivate struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
