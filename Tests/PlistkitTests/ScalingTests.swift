@@ -98,6 +98,24 @@ struct ScalingTests {
         return bplist(objects, referenceSize: 4)
     }
 
+    /// A binary plist: an array of `n` references cycling over one integer, one
+    /// real and one date — scalars the reader decodes again at each reuse
+    /// instead of caching (Specs/binary-plist.md, "Sharing, time and memory").
+    static func sharedScalars(_ n: Int) throws -> [UInt8] {
+        var objects: [[UInt8]] = [[0xAF, 0x12] + bigEndian(UInt64(n), width: 4) + (0..<n).flatMap { [0, 0, 0, UInt8(1 + $0 % 3)] }]
+        objects.append([0x13] + bigEndian(UInt64(bitPattern: -123_456_789_012), width: 8))
+        objects.append([0x23] + bigEndian(0.1234567890123.bitPattern, width: 8))
+        objects.append([0x33] + bigEndian(123_456_789.0.bitPattern, width: 8))
+        return bplist(objects, referenceSize: 4)
+    }
+
+    /// A binary plist: one UTF-16 string of about `n` units mixing every UTF-8
+    /// length (Specs/binary-plist.md, "Strings").
+    static func longUTF16(_ n: Int) throws -> [UInt8] {
+        let text = String(repeating: "aé日😀", count: max(n / 5, 1))
+        return try BinaryPropertyListWriter().writeBytes(.array([.string(text)]))
+    }
+
     /// A binary plist: a dictionary of `n` distinct keys (the writers sort them).
     static func manyKeys(_ n: Int) throws -> [UInt8] {
         var dictionary = PropertyListDictionary()
@@ -196,6 +214,14 @@ struct ScalingTests {
             try Self.expectLinear("convert --format \(format)", ["convert", "{}", "--format", format], n: 4000, Self.sharedWide)
         }
         try Self.expectLinear("print", ["print", "{}"], n: 4000, Self.sharedWide)
+    }
+
+    @Test("binary reader and writers: n reuses of uncached scalars, a UTF-16 string of n units")
+    func scalarsAndStrings() throws {
+        for format in ["binary1", "xml1"] {
+            try Self.expectLinear("shared scalars, convert --format \(format)", ["convert", "{}", "--format", format], n: 4000, Self.sharedScalars)
+            try Self.expectLinear("UTF-16 string, convert --format \(format)", ["convert", "{}", "--format", format], n: 40_000, Self.longUTF16)
+        }
     }
 
     @Test("key order: the writers sort n distinct keys in n log n")
