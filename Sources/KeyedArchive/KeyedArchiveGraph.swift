@@ -79,7 +79,11 @@ public struct KeyedArchiveGraph: Sendable, Hashable {
         // badReference / nilRoot: the root names an object.
         let root = Int(rootReference.uidValue!)
         guard root < objects.count else { throw UserInfoError(.badReference, "the root refers to object \(root), but there are \(objects.count)") }
-        guard root != 0 else { throw UserInfoError(.nilRoot, "the root is nil") }
+        // NSKeyedUnarchiver reads any "$null" string object as nil, as the
+        // ten-type reader does (found by the keyed-decode oracle).
+        guard root != 0, objects[root].stringValue != Field.nullObject else {
+            throw UserInfoError(.nilRoot, "the root is nil")
+        }
         self.root = root
         var nodes: [Node] = [.nilObject]
         nodes.reserveCapacity(objects.count)

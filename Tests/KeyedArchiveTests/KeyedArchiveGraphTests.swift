@@ -139,6 +139,8 @@ struct KeyedArchiveGraphTests {
             (["$null", ["$class": .uid(2), "NS.keys": [.uid(0)], "NS.objects": []], ["$classname": "NSDictionary", "$classes": ["NSDictionary", "NSObject"]]], 1, .keysObjectsMismatch),
             (["$null", "x"], 5, .badReference),
             (["$null", "x"], 0, .nilRoot),
+            // A second "$null" string object is nil too, as for the ten-type reader.
+            (["$null", "$null"], 1, .nilRoot),
         ]
         for (objects, root, code) in cases {
             #expect(throws: UserInfoError(code, "")) { try KeyedArchiveGraph(reading: archive(objects, root: root)) }
