@@ -257,6 +257,14 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "RealWorldTests",
+            dependencies: [
+                "PropertyList", "PropertyListXML", "PropertyListOpenStep", "KeyedArchive", "DocumentFormats", "TestSupport",
+                "plistkit", "foundation-peer",
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "PlistkitTests",
             dependencies: [
                 "PropertyList", "PropertyListXML", "UserInfo", "TypedJSON", "KeyedArchive", "DocumentFormats",

@@ -89,10 +89,15 @@ public enum Document {
     /// `limits.maxExpandedBytes` (the other limits bound readers only), with
     /// dictionary keys in `keyOrder` (binary, XML and plain JSON; typed JSON
     /// is always sorted), plain JSON `readable` (`plutil -r`) or compact, and XML
-    /// `compact` (no indentation or line breaks in the body) or in Apple's layout.
+    /// `compact` (no indentation or line breaks in the body) or in Apple's layout,
+    /// an Xcode project with its `.xcodeproj`'s `projectName`
+    /// (``OpenStepWriter/projectName``), and OpenStep text and `.strings` files
+    /// in `textEncoding` (an Xcode project is UTF-8; the other formats have one
+    /// encoding each and ignore it).
     public static func writeBytes(_ value: PropertyListValue, as format: OutputFormat,
                                   limits: PropertyListLimits = .default, keyOrder: KeyOrder = .sorted,
-                                  readable: Bool = false, compact: Bool = false) throws(PropertyListError) -> [UInt8] {
+                                  readable: Bool = false, compact: Bool = false,
+                                  projectName: String = "", textEncoding: TextEncoding = .utf8) throws(PropertyListError) -> [UInt8] {
         switch format {
         case .binary:
             var writer = BinaryPropertyListWriter(maxDepth: limits.maxDepth, maxExpandedBytes: limits.maxExpandedBytes)
@@ -112,9 +117,19 @@ public enum Document {
             let style: OpenStepWriter.Style = format == .openStep ? .propertyList : format == .strings ? .strings : .xcodeProject
             var writer = OpenStepWriter(style: style,
                                         maxDepth: limits.maxDepth, maxExpandedBytes: limits.maxExpandedBytes)
-            writer.keyOrder = keyOrder
-            return Array(try writer.write(value))
+            (writer.keyOrder, writer.projectName, writer.encoding) = (keyOrder, projectName, textEncoding)
+            return try writer.writeBytes(value)
         }
+    }
+
+    /// The name of the `.xcodeproj` a project file belongs to, for
+    /// ``OutputFormat/xcodeProject`` (Specs/openstep.md, "Xcode projects"):
+    /// `given` when there is one; else the name in `path`
+    /// (`Planner.xcodeproj/project.pbxproj` → `Planner`); else the name the
+    /// input's own text records (`Build configuration list for PBXProject
+    /// "Planner"`); else empty.
+    public static func xcodeProjectName(given: String?, path: String?, input: [UInt8]) -> String {
+        given ?? path.flatMap(XcodeProject.name(forPath:)) ?? XcodeProject.recordedName(in: input) ?? ""
     }
 
     /// Writes a property list in `format` (see ``writeBytes(_:as:limits:)``).

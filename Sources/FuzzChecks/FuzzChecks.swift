@@ -101,6 +101,43 @@ public enum FuzzChecks {
                 }
             }
         }
+        if entryPoint == .openStepRead { try FormatLayerRoundTrip(limits: limits, budget: budget).check(document) }
+    }
+}
+
+/// The format layer as an edit uses it (Specs/plistkit.md, "Input formats"): a
+/// document that reads, in whichever format the first character says and in
+/// whichever encoding, writes back in that format and encoding (a project
+/// under the name its text records) within the cost bound, and reads back to
+/// the same value, as the same format and encoding.
+struct FormatLayerRoundTrip {
+    let limits: PropertyListLimits
+    let budget: Int
+
+    func check(_ document: Data) throws(FuzzFinding) {
+        let bytes = [UInt8](document)
+        guard let reading = try? Document.read(document: bytes, limits: limits) else { return }
+        let entryPoint = FuzzEntryPoint.openStepRead
+        let size = try CostOracle(entryPoint: entryPoint).expandedSize(of: reading.value, budget: budget)
+        let written: [UInt8]
+        do {
+            written = try Document.writeBytes(reading.value, as: reading.format, keyOrder: reading.format == .strings ? .insertion : .sorted,
+                                              projectName: XcodeProject.recordedName(in: bytes) ?? "", textEncoding: reading.textEncoding ?? .utf8)
+        } catch {
+            // A braceless .strings file may hold other values than strings (CF reads them); a .strings file cannot be written so.
+            if error.code == .unrepresentableValue, reading.format == .strings { return }
+            throw FuzzFinding(entryPoint: entryPoint, message: "a \(reading.format) document does not write back as one: \(error)")
+        }
+        try CostOracle(entryPoint: entryPoint).checkOutput(written.count, "\(reading.format)", expandedSize: size)
+        guard let back = try? Document.read(document: written, limits: .default), back.value == reading.value else {
+            throw FuzzFinding(entryPoint: entryPoint, message: "a \(reading.format) document written back reads another value")
+        }
+        // JSON and OpenStep share `{}` and quoted strings, which read alike in both:
+        // such a JSON document written back reads as OpenStep, to the same value.
+        if Set([back.format, reading.format]) == [.json, .openStep] { return }
+        guard back.format == reading.format, back.textEncoding == reading.textEncoding else {
+            throw FuzzFinding(entryPoint: entryPoint, message: "a \(reading.format) document written back reads as \(back.format), \(String(describing: back.textEncoding))")
+        }
     }
 }
 

@@ -14,9 +14,19 @@ struct GraphAgreement {
     /// The ten-type reader's refusals that are about the archive's own structure,
     /// which the graph shares. (Its class rules are stricter for its ten classes:
     /// Apple's chain for each, hints checked, a class entry never used as an
-    /// object; the graph reads any chain, so those refusals are not shared.)
+    /// object; the graph reads any chain, so those refusals are not shared.
+    /// `badTop` is shared only for a `$top` that is not a dictionary: the graph
+    /// reads any keys there, Xcode's and Interface Builder's included.)
     static let structural: Set<ErrorCode> = [.missingArchiveKey, .unexpectedArchiveKey, .wrongArchiver, .wrongVersion,
                                              .badObjects, .badTop, .nilRoot]
+
+    /// Whether the graph's `$top` is what the ten-type reader needs: one `root`
+    /// (or `$$0`) key holding a UID.
+    static func hasOneRoot(_ graph: KeyedArchiveGraph) -> Bool {
+        guard graph.top.count == 1, let key = graph.top.keys.first, key == "root" || key == "$$0",
+              case .uid? = graph.top[key] else { return false }
+        return true
+    }
 
     func check(_ document: Data) throws(FuzzFinding) {
         guard (try? BinaryPropertyListReader(limits: limits).read(document)) != nil else { return }
@@ -26,7 +36,7 @@ struct GraphAgreement {
         do {
             value = try KeyedArchiveReader(limits: limits).read(document)
         } catch {
-            if Self.structural.contains(error.code), graph != nil {
+            if Self.structural.contains(error.code), let graph, error.code != .badTop || Self.hasOneRoot(graph) {
                 throw FuzzFinding(entryPoint: .keyedDecode, message: "the graph reads an archive the ten-type reader refuses for its structure (\(error.code))")
             }
             return

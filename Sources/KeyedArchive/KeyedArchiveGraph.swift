@@ -52,8 +52,15 @@ public struct KeyedArchiveGraph: Sendable, Hashable {
 
     /// The objects, numbered as in `$objects` (0 is `$null`).
     public var objects: [Node]
-    /// The root object's number.
-    public var root: Int
+    /// `$top` as archived, every key kept (`root` for an archive of one object,
+    /// `State` in Xcode's `.xcuserstate`, `IB.objectdata` and
+    /// `IB.systemFontUpdateVersion` in a compiled nib): a UID stands for a
+    /// reference to an object (each names one), anything else is a plain value.
+    public var top: PropertyListDictionary
+    /// The number of the object `$top`'s `root` (or legacy `$$0`) key names,
+    /// the object ``KeyedArchiveReader`` decodes; nil when `$top` has no such
+    /// reference.
+    public var root: Int?
 
     /// Reads a binary property list holding an archive.
     ///
@@ -75,15 +82,24 @@ public struct KeyedArchiveGraph: Sendable, Hashable {
 
     /// Reads an archive from its property-list value.
     public init(archive: PropertyListValue) throws(UserInfoError) {
-        let (objects, rootReference) = try ArchiveDecoder.archiveParts(archive)
-        // badReference / nilRoot: the root names an object.
-        let root = Int(rootReference.uidValue!)
-        guard root < objects.count else { throw UserInfoError(.badReference, "the root refers to object \(root), but there are \(objects.count)") }
-        // NSKeyedUnarchiver reads any "$null" string object as nil, as the
-        // ten-type reader does (found by the keyed-decode oracle).
-        guard root != 0, objects[root].stringValue != Field.nullObject else {
-            throw UserInfoError(.nilRoot, "the root is nil")
+        let (objects, top) = try ArchiveDecoder.archiveStructure(archive)
+        // badReference: every UID in $top names an object.
+        for (key, value) in top {
+            try Self.checkReferences(value, count: objects.count, field: "$top.\(key)", of: 0)
         }
+        var root: Int?
+        for key in [Field.root, Field.legacyRoot] {
+            guard case .uid(let uid)? = top[key] else { continue }
+            // nilRoot: the root names an object. NSKeyedUnarchiver reads any
+            // "$null" string object as nil, as the ten-type reader does (found
+            // by the keyed-decode oracle).
+            guard uid != 0, objects[Int(uid)].stringValue != Field.nullObject else {
+                throw UserInfoError(.nilRoot, "the root is nil")
+            }
+            root = Int(uid)
+            break
+        }
+        self.top = top
         self.root = root
         var nodes: [Node] = [.nilObject]
         nodes.reserveCapacity(objects.count)
@@ -215,13 +231,16 @@ public struct KeyedArchiveGraph: Sendable, Hashable {
         return chain
     }
 
-    /// badReference: every UID in a field names an object (arrays of UIDs included).
+    /// badReference: every UID in a field names an object (arrays and
+    /// dictionaries of UIDs included).
     private static func checkReferences(_ value: PropertyListValue, count: Int, field: String, of index: Int) throws(UserInfoError) {
         switch value {
         case .uid(let uid):
             guard Int(uid) < count else { throw UserInfoError(.badReference, "\(field) refers to object \(uid), but there are \(count)", objectIndex: index) }
         case .array(let elements):
             for element in elements { try checkReferences(element, count: count, field: field, of: index) }
+        case .dictionary(let dictionary):
+            for (_, member) in dictionary { try checkReferences(member, count: count, field: field, of: index) }
         default:
             break
         }
@@ -232,11 +251,13 @@ public struct KeyedArchiveGraph: Sendable, Hashable {
     /// The userInfo value rooted at `index` (the root by default), when the
     /// objects under it are all of the ten userInfo classes and nest at most
     /// `PropertyListLimits.maxSupportedDepth` deep (so never through a cycle);
-    /// nil otherwise. It equals what ``KeyedArchiveReader`` reads from the same
-    /// archive wherever both read it (`KeyedArchiveGraphTests`, the keyed-decode
-    /// fuzz oracle). Recursion is bounded by the depth limit.
+    /// nil otherwise, and nil without an index for an archive with no root.
+    /// It equals what ``KeyedArchiveReader`` reads from the same archive
+    /// wherever both read it (`KeyedArchiveGraphTests`, the keyed-decode fuzz
+    /// oracle). Recursion is bounded by the depth limit.
     public func userInfoValue(at index: Int? = nil) -> UserInfoValue? {
-        resolve(index ?? root, depth: 0)
+        guard let start = index ?? root else { return nil }
+        return resolve(start, depth: 0)
     }
 
     private func resolve(_ index: Int, depth: Int) -> UserInfoValue? {
@@ -283,7 +304,8 @@ public struct KeyedArchiveGraph: Sendable, Hashable {
     // MARK: Rendering
 
     /// The graph as one property-list value, for printing and JSON:
-    /// `{"root": {"$ref": N}, "objects": {"N": …}}`, each object rendered as
+    /// `{"top": {KEY: …}, "objects": {"N": …}}` (`$top`'s keys in their own
+    /// order, `{"root": {"$ref": N}}` for an archive of one object), each object rendered as
     /// its value (Foundation value classes) or `{"$class": …, "$classes": […], field: …}`,
     /// each reference as `{"$ref": N}` (`{"$ref": 0}` is nil). Class entries are
     /// left out (their chains are on the objects). With `plainJSON`, data and
@@ -335,6 +357,8 @@ public struct KeyedArchiveGraph: Sendable, Hashable {
             }
             rendered[String(index)] = value
         }
-        return .dictionary(["root": ref(root), "objects": .dictionary(rendered)])
+        var renderedTop = PropertyListDictionary()
+        for (key, value) in top { renderedTop[key] = field(value) }
+        return .dictionary(["top": .dictionary(renderedTop), "objects": .dictionary(rendered)])
     }
 }

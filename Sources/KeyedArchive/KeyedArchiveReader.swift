@@ -106,8 +106,21 @@ struct ArchiveDecoder {
 
 
     /// The archive's top-level structure (Specs/keyed-archive.md, "Archive"):
-    /// `$objects` and the root's UID. Shared by the ten-type reader and the graph reader.
+    /// `$objects` and the root's UID, for the ten-type reader.
     static func archiveParts(_ archive: PropertyListValue) throws(UserInfoError) -> (objects: [PropertyListValue], root: PropertyListValue) {
+        let (objects, topObject) = try archiveStructure(archive)
+        // badTop: one root key, "root" (or the legacy "$$0"), holding a UID.
+        guard topObject.count == 1, let key = topObject.keys.first, key == Field.root || key == Field.legacyRoot,
+              case .uid = topObject[key]! else {
+            throw UserInfoError(.badTop, "$top is not a dictionary with one root key holding a UID")
+        }
+        return (objects, topObject[key]!)
+    }
+
+    /// The parts of any archive, shared by the ten-type reader and the graph
+    /// reader (``KeyedArchiveGraph``): `$objects`, and `$top`, which may hold
+    /// any keys (Xcode's `State`, a nib's `IB.objectdata`).
+    static func archiveStructure(_ archive: PropertyListValue) throws(UserInfoError) -> (objects: [PropertyListValue], top: PropertyListDictionary) {
         guard case .dictionary(let top) = archive else {
             throw UserInfoError(.missingArchiveKey, "a keyed archive is a dictionary, not a \(archive.typeName)")
         }
@@ -131,13 +144,11 @@ struct ArchiveDecoder {
               case .string(let null) = first, ExactString.equal(null, Field.nullObject) else {
             throw UserInfoError(.badObjects, "$objects is not an array starting with \"$null\"")
         }
-        // badTop: one root key, "root" (or the legacy "$$0"), holding a UID.
-        guard case .dictionary(let topObject) = top[Field.top]!, topObject.count == 1,
-              let key = topObject.keys.first, key == Field.root || key == Field.legacyRoot,
-              case .uid = topObject[key]! else {
-            throw UserInfoError(.badTop, "$top is not a dictionary with one root key holding a UID")
+        // badTop: $top is a dictionary.
+        guard case .dictionary(let topObject) = top[Field.top]! else {
+            throw UserInfoError(.badTop, "$top is not a dictionary")
         }
-        return (objects, topObject[key]!)
+        return (objects, topObject)
     }
 
     /// Decodes the root object and checks that every object was used.

@@ -22,13 +22,34 @@ public struct OpenStepReader: Sendable {
     ///
     /// - Throws: ``PropertyListError`` with the codes of Specs/openstep.md.
     public func read(_ data: Data) throws(PropertyListError) -> PropertyListValue {
+        try readText([UInt8](data)).value
+    }
+
+    /// A text as read: its value, how it was encoded, and whether it is a
+    /// `.strings` file (Specs/openstep.md, "`.strings` files") — what a writer
+    /// needs to write it back in the same form.
+    public struct Reading: Sendable {
+        /// The property list.
+        public var value: PropertyListValue
+        /// The text's encoding (its byte-order mark, if any).
+        public var encoding: TextEncoding
+        /// True for a `.strings` file: the entries of a dictionary without its
+        /// braces (a text of only whitespace and comments included).
+        public var isStringsFile: Bool
+    }
+
+    /// Reads one OpenStep property list or `.strings` file, and tells how it was written.
+    ///
+    /// - Throws: ``PropertyListError`` with the codes of Specs/openstep.md.
+    public func readText(_ bytes: [UInt8]) throws(PropertyListError) -> Reading {
         try limits.validate()
         // inputTooLarge
-        guard data.count <= limits.maxInputBytes else {
-            throw PropertyListError(.inputTooLarge, "the input is \(data.count) bytes, over maxInputBytes \(limits.maxInputBytes)")
+        guard bytes.count <= limits.maxInputBytes else {
+            throw PropertyListError(.inputTooLarge, "the input is \(bytes.count) bytes, over maxInputBytes \(limits.maxInputBytes)")
         }
-        var parser = OpenStepParser(scalars: try Self.scalars(of: [UInt8](data)), limits: limits, inputBytes: data.count)
-        return try parser.parseDocument()
+        var parser = OpenStepParser(scalars: try Self.scalars(of: bytes), limits: limits, inputBytes: bytes.count)
+        let value = try parser.parseDocument()
+        return Reading(value: value, encoding: TextEncoding.detect(bytes).encoding, isStringsFile: parser.isStringsFile)
     }
 
     /// CF's unquoted-string characters (Specs/openstep.md, "Values"): what the
@@ -41,36 +62,9 @@ public struct OpenStepReader: Sendable {
     }
 
     /// The text's Unicode scalars: UTF-8 (an optional byte-order mark dropped),
-    /// or UTF-16 after its byte-order mark.
+    /// or UTF-16 after its byte-order mark (``TextEncoding/decode(_:)``).
     static func scalars(of bytes: [UInt8]) throws(PropertyListError) -> [Unicode.Scalar] {
-        if bytes.count >= 2, (bytes[0] == 0xFE && bytes[1] == 0xFF) || (bytes[0] == 0xFF && bytes[1] == 0xFE) {
-            let bigEndian = bytes[0] == 0xFE
-            // invalidUTF8 (the code of every text that is not Unicode): an odd byte, a lone surrogate.
-            guard bytes.count % 2 == 0 else { throw PropertyListError(.invalidUTF8, "UTF-16 text of an odd number of bytes", at: .byteOffset(bytes.count - 1)) }
-            var units: [UInt16] = []
-            units.reserveCapacity(bytes.count / 2 - 1)
-            var index = 2
-            while index < bytes.count {
-                units.append(bigEndian ? UInt16(bytes[index]) << 8 | UInt16(bytes[index + 1]) : UInt16(bytes[index + 1]) << 8 | UInt16(bytes[index]))
-                index += 2
-            }
-            var scalars: [Unicode.Scalar] = []
-            var decoder = UTF16()
-            var iterator = units.makeIterator()
-            loop: while true {
-                switch decoder.decode(&iterator) {
-                case .scalarValue(let scalar): scalars.append(scalar)
-                case .emptyInput: break loop
-                case .error: throw PropertyListError(.invalidUTF8, "UTF-16 text with an unpaired surrogate", at: .byteOffset(2 + 2 * scalars.count))
-                }
-            }
-            return scalars
-        }
-        let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
-        guard let text = String(validating: body, as: UTF8.self) else {
-            throw PropertyListError(.invalidUTF8, "the text is neither UTF-8 nor UTF-16 with a byte-order mark", at: .byteOffset(0))
-        }
-        return Array(text.unicodeScalars)
+        Array(try TextEncoding.decode(bytes).unicodeScalars)
     }
 }
 
@@ -91,6 +85,8 @@ private struct OpenStepParser {
     var objects = 0
     var expandedSize = 0
     let expansionBudget: Int
+    /// Whether the text was a `.strings` file (a dictionary without braces).
+    var isStringsFile = false
 
     init(scalars: [Unicode.Scalar], limits: PropertyListLimits, inputBytes: Int) {
         self.scalars = scalars
@@ -169,8 +165,14 @@ private struct OpenStepParser {
     // MARK: Document
 
     mutating func parseDocument() throws(PropertyListError) -> PropertyListValue {
-        // truncated: a document holds a value.
-        guard try skipSpace() else { throw failure(.truncated, "the text holds no value") }
+        // truncated: a text of no characters (no bytes, or a byte-order mark alone) holds no value, as CF refuses it.
+        guard !scalars.isEmpty else { throw failure(.truncated, "the text is empty") }
+        // A text of only whitespace and comments is a .strings file without
+        // entries, an empty dictionary (CF; Xcode's template InfoPlist.strings).
+        guard try skipSpace() else {
+            isStringsFile = true
+            return try counted(.dictionary(PropertyListDictionary()), at: 0)
+        }
         let first = scalars[position]
         if first == "\"" || first == "'" || Self.isUnquoted(first) {
             // A string, or a .strings file: the string followed by = or ;.
@@ -182,6 +184,7 @@ private struct OpenStepParser {
                 throw failure(.trailingBytes, "text follows the top value")
             }
             position = start
+            isStringsFile = true
             try open(.dictionary(PropertyListDictionary(), key: nil, braced: false), at: start)
             return try parseValues()
         }

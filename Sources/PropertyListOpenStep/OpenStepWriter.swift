@@ -32,6 +32,16 @@ public struct OpenStepWriter: Sendable {
     public var maxDepth: Int
     /// The largest expanded size written (Specs/value-model.md, "Expanded size").
     public var maxExpandedBytes: Int
+    /// ``Style/xcodeProject``: the name of the `.xcodeproj` the project file is
+    /// in (`Planner` for `Planner.xcodeproj/project.pbxproj`). Xcode writes it in
+    /// the comment of the project's configuration list, and the file holds it
+    /// nowhere else: see ``XcodeProject/name(forPath:)`` and
+    /// ``XcodeProject/recordedName(in:)``. Empty by default.
+    public var projectName: String = ""
+    /// The text's encoding (UTF-8 without a byte-order mark by default); a
+    /// `.strings` file read as UTF-16 is written back as UTF-16 with its mark.
+    /// An Xcode project is always UTF-8 (its first line says so).
+    public var encoding: TextEncoding = .utf8
 
     /// Creates a writer.
     public init(style: Style = .propertyList, maxDepth: Int = PropertyListLimits.default.maxDepth,
@@ -41,12 +51,18 @@ public struct OpenStepWriter: Sendable {
         self.maxExpandedBytes = maxExpandedBytes
     }
 
-    /// The UTF-8 text of `value`, ending in a newline.
+    /// The text of `value` in ``encoding``, ending in a newline.
     ///
     /// - Throws: ``PropertyListError``: ``ErrorCode/unrepresentableValue`` for a
-    ///   UID, a null, a non-finite real, or (``Style/strings``) anything but a
-    ///   dictionary of strings; ``ErrorCode/invalidDate``; the limits.
+    ///   UID, a null, a non-finite real, (``Style/strings``) anything but a
+    ///   dictionary of strings, or (``Style/xcodeProject``) an encoding other than
+    ///   UTF-8; ``ErrorCode/invalidDate``; the limits.
     public func write(_ value: PropertyListValue) throws(PropertyListError) -> Data {
+        Data(try writeBytes(value))
+    }
+
+    /// The text of `value` in ``encoding``, ending in a newline (see ``write(_:)``).
+    public func writeBytes(_ value: PropertyListValue) throws(PropertyListError) -> [UInt8] {
         try PropertyListLimits(maxDepth: maxDepth, maxExpandedBytes: maxExpandedBytes).validate()
         var meter = ExpansionMeter(limit: maxExpandedBytes)
         var out = ""
@@ -55,11 +71,15 @@ public struct OpenStepWriter: Sendable {
             try append(value, depth: 0, meter: &meter, to: &out)
             out += "\n"
         case .xcodeProject:
+            // unrepresentableValue: an Xcode project is UTF-8 (`// !$*UTF8*$!`).
+            guard encoding == .utf8 else {
+                throw PropertyListError(.unrepresentableValue, "an Xcode project file is UTF-8 without a byte-order mark, not \(encoding.rawValue)")
+            }
             // unrepresentableValue: a project is a dictionary with objects (each with an isa) and a rootObject.
-            guard let layout = XcodeProjectLayout(value) else {
+            guard let layout = XcodeProjectLayout(value, projectName: projectName) else {
                 throw PropertyListError(.unrepresentableValue, "not an Xcode project: a dictionary with objects (each with an isa) and a rootObject")
             }
-            out = layout.write()
+            out = try layout.write(maxDepth: maxDepth, meter: &meter)
         case .strings:
             // unrepresentableValue: a .strings file is a dictionary of strings.
             guard case .dictionary(let dictionary) = value else {
@@ -74,8 +94,11 @@ public struct OpenStepWriter: Sendable {
                 try meter.charge(depth: 1, payload: key.utf8.count + string.utf8.count)
                 out += Self.quoted(key) + " = " + Self.quoted(string) + ";\n"
             }
+            // A .strings file without entries is a line break: an empty text
+            // (zero characters) is no document to CF or to us.
+            if out.isEmpty { out = "\n" }
         }
-        return Data(out.utf8)
+        return encoding.encode(out)
     }
 
     private func append(_ value: PropertyListValue, depth: Int, meter: inout ExpansionMeter, to out: inout String) throws(PropertyListError) {
@@ -133,7 +156,8 @@ public struct OpenStepWriter: Sendable {
 
     /// A quoted string: `\` and `"` escaped, line breaks and tabs as `\n`, `\r`,
     /// `\t`, other controls as `\Uxxxx`; everything else as it is (UTF-8).
-    static func quoted(_ string: String) -> String {
+    /// `rawDelete`: U+007F as it is (Xcode writes it so in a project file).
+    static func quoted(_ string: String, rawDelete: Bool = false) -> String {
         var out = "\""
         for scalar in string.unicodeScalars {
             switch scalar {
@@ -142,7 +166,7 @@ public struct OpenStepWriter: Sendable {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F || scalar == "\u{2028}" || scalar == "\u{2029}":
+            case _ where scalar.value < 0x20 || (scalar.value == 0x7F && !rawDelete) || scalar == "\u{2028}" || scalar == "\u{2029}":
                 let hex = String(scalar.value, radix: 16, uppercase: false)
                 out += "\\U" + String(repeating: "0", count: 4 - hex.count) + hex
             default: out.unicodeScalars.append(scalar)

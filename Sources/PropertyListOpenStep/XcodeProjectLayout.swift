@@ -4,30 +4,37 @@ import PropertyList
 /// Xcode's layout for a project file (`.pbxproj`; Specs/openstep.md, "Xcode
 /// projects"): the `// !$*UTF8*$!` line; `objects` in sections by `isa`
 /// (`/* Begin PBXBuildFile section */` …), each section's objects by ID;
-/// `isa` first in every object, the other keys sorted; build files and file
-/// references on one line; every reference to an object followed by its
-/// comment (`/* main.swift */`, `/* main.swift in Sources */`, `/* Project
-/// object */`, …). Strings are quoted as the generic writer quotes them.
+/// `isa` first in every object, the other keys sorted; build files, file
+/// references (and Xcode 16.0's synchronized groups) on one line; every
+/// reference to an object followed by the comment Xcode gives it
+/// (`/* main.swift */`, `/* main.swift in Sources */`, `/* Project object */`,
+/// `/* PBXContainerItemProxy */`, …). Strings are quoted as Xcode quotes them.
 struct XcodeProjectLayout {
     let objects: PropertyListDictionary
     let root: PropertyListDictionary
-    /// The phase that lists each build file, and the comment of each
-    /// configuration list, found in one pass over the objects (looking them up
-    /// per reference made a project of n files cost n² to write).
+    /// The `.xcodeproj`'s name, for the project's configuration-list comment.
+    let projectName: String
+    /// The phase that lists each build file, the comment of each
+    /// configuration list, and the folder and target of each synchronized
+    /// exception set, found in one pass over the objects (looking them up per
+    /// reference made a project of n files cost n² to write).
     private let phaseOfBuildFile: [String: String]
     private let configurationListComments: [String: String]
+    private let exceptionSetComments: [String: String]
 
     /// Nil unless `value` is a project: a dictionary with `objects` (a
     /// dictionary of dictionaries, each with a string `isa`) and `rootObject`.
-    init?(_ value: PropertyListValue) {
+    init?(_ value: PropertyListValue, projectName: String) {
         guard case .dictionary(let root) = value, case .dictionary(let objects)? = root["objects"],
               case .string? = root["rootObject"],
               objects.values.allSatisfy({ if case .string? = $0["isa"] { return true }; return false }) else { return nil }
         self.root = root
         self.objects = objects
+        self.projectName = projectName
         var phases: [String: String] = [:]
         var lists: [String: String] = [:]
         var projectLists: [String: String] = [:]
+        var exceptionSets: [String: String] = [:]
         for id in objects.sortedKeys {
             let object = objects[id]!
             let isa = object["isa"]!.stringValue!
@@ -36,170 +43,273 @@ struct XcodeProjectLayout {
             }
             if case .string(let list)? = object["buildConfigurationList"] {
                 // A target's use of a list names it first; the project's only when no target uses it.
-                let comment = "Build configuration list for \(isa) \"\(object["name"]?.stringValue ?? "")\""
+                let name = isa == "PBXProject" ? projectName : object["name"]?.stringValue ?? ""
+                let comment = "Build configuration list for \(isa) \"\(name)\""
                 if isa == "PBXProject" { projectLists[list] = projectLists[list] ?? comment } else if lists[list] == nil { lists[list] = comment }
+            }
+            // Xcode 16.1 and later name a synchronized group's exception set by the
+            // group's folder and the set's target; Xcode 16.0 (whose groups are
+            // written on one line) by its isa.
+            if isa == "PBXFileSystemSynchronizedRootGroup", !Self.isOneLine(object), case .array(let sets)? = object["exceptions"] {
+                let folder = object["path"]?.stringValue ?? object["name"]?.stringValue ?? ""
+                for case .string(let set) in sets where exceptionSets[set] == nil {
+                    guard let exceptionSet = objects[set], exceptionSet["isa"]?.stringValue == "PBXFileSystemSynchronizedBuildFileExceptionSet",
+                          let target = exceptionSet["target"]?.stringValue, let targetName = objects[target]?["name"]?.stringValue else { continue }
+                    exceptionSets[set] = "Exceptions for \"\(folder)\" folder in \"\(targetName)\" target"
+                }
             }
         }
         phaseOfBuildFile = phases
         configurationListComments = lists.merging(projectLists) { target, _ in target }
+        exceptionSetComments = exceptionSets
     }
 
-    func write() -> String {
-        var out = "// !$*UTF8*$!\n{\n"
-        for key in root.sortedKeys {
-            let member = root[key]!
-            out += "\t" + Self.text(key) + " = "
-            if key == "objects" {
-                out += "{\n"
-                appendSections(&out)
-                out += "\t}"
-            } else {
-                append(member, indent: 1, &out)
-            }
-            out += ";\n"
-        }
-        return out + "}\n"
+    /// The project's text, within `meter`'s expanded-size budget and `maxDepth`.
+    func write(maxDepth: Int, meter: inout ExpansionMeter) throws(PropertyListError) -> String {
+        var writer = Writer(layout: self, maxDepth: maxDepth, meter: meter)
+        try writer.project()
+        meter = writer.meter
+        return writer.out
     }
 
-    // MARK: Sections
+    // MARK: Layout rules
 
-    private func appendSections(_ out: inout String) {
-        var byISA: [String: [String]] = [:]
-        for (id, object) in objects { byISA[object["isa"]!.stringValue!, default: []].append(id) }
-        for isa in byISA.keys.sorted() {
-            out += "\n/* Begin \(isa) section */\n"
-            for id in byISA[isa]!.sorted() {
-                let object = objects[id]!.dictionaryValue!
-                out += "\t\t" + reference(id) + " = "
-                if isa == "PBXBuildFile" || isa == "PBXFileReference" {
-                    out += "{"
-                    for key in Self.keyOrder(object) {
-                        out += Self.text(key) + " = "
-                        appendInline(object[key]!, &out)
-                        out += "; "
-                    }
-                    out += "};\n"
-                } else {
-                    append(.dictionary(object), indent: 2, &out)
-                    out += ";\n"
-                }
-            }
-            out += "/* End \(isa) section */\n"
+    /// Objects Xcode writes on one line: build files, file references, and the
+    /// synchronized groups of Xcode 16.0, which always wrote `explicitFileTypes`
+    /// and `explicitFolders` (later versions write them only when not empty, and
+    /// write every group on several lines).
+    static func isOneLine(_ object: PropertyListValue) -> Bool {
+        switch object["isa"]?.stringValue {
+        case "PBXBuildFile", "PBXFileReference": return true
+        case "PBXFileSystemSynchronizedRootGroup": return object["explicitFileTypes"] != nil && object["explicitFolders"] != nil
+        default: return false
         }
     }
 
     /// `isa` first, then the other keys sorted.
-    private static func keyOrder(_ object: PropertyListDictionary) -> [String] {
+    static func keyOrder(_ object: PropertyListDictionary) -> [String] {
         (object["isa"] == nil ? [] : ["isa"]) + object.sortedKeys.filter { $0 != "isa" }
     }
 
-    // MARK: Values
+    /// Keys whose string values name an object but that Xcode writes without
+    /// its comment: they hold IDs as data (a proxy's remote object, possibly in
+    /// another project; a test target named in the project's attributes).
+    static let uncommentedKeys: Set<String> = ["remoteGlobalIDString", "TestTargetID"]
 
-    private func append(_ value: PropertyListValue, indent: Int, _ out: inout String) {
-        let tabs = String(repeating: "\t", count: indent)
-        switch value {
-        case .dictionary(let dictionary):
-            out += "{\n"
-            for key in Self.keyOrder(dictionary) {
-                out += tabs + "\t" + Self.text(key) + " = "
-                append(dictionary[key]!, indent: indent + 1, &out)
-                out += ";\n"
-            }
-            out += tabs + "}"
-        case .array(let elements):
-            out += "(\n"
-            for element in elements {
-                out += tabs + "\t"
-                append(element, indent: indent + 1, &out)
-                out += ",\n"
-            }
-            out += tabs + ")"
-        default:
-            appendInline(value, &out)
-        }
-    }
-
-    /// A scalar, or a reference with its comment.
-    private func appendInline(_ value: PropertyListValue, _ out: inout String) {
-        if case .string(let string) = value, objects[string] != nil {
-            out += reference(string)
-            return
-        }
-        if case .dictionary(let dictionary) = value {
-            out += "{"
-            for key in Self.keyOrder(dictionary) {
-                out += Self.text(key) + " = "
-                appendInline(dictionary[key]!, &out)
-                out += "; "
-            }
-            out += "}"
-            return
-        }
-        if case .array(let elements) = value {
-            out += "("
-            for element in elements {
-                appendInline(element, &out)
-                out += ", "
-            }
-            out += ")"
-            return
-        }
-        if case .string(let string) = value {
-            out += Self.text(string)
-        } else {
-            out += (try? String(decoding: OpenStepWriter().write(value).dropLast(), as: UTF8.self)) ?? ""
-        }
-    }
-
-    /// Xcode's quoting: bare when non-empty and only letters, digits, `_ $ / : .`
-    /// (no `-`, unlike CF's unquoted set) and no `//`; quoted otherwise.
+    /// Xcode's quoting: bare when non-empty, only of ASCII letters, digits,
+    /// `_ $ / .`, and holding neither `//` nor `___` (Xcode's template
+    /// placeholders); quoted otherwise, with `\\ \" \n \t` escaped and U+007F
+    /// as it is (as Xcode writes them; other controls, never seen in Xcode's
+    /// files, as the generic writer escapes them).
     static func text(_ string: String) -> String {
-        let bare = !string.isEmpty && !string.contains("//") && string.unicodeScalars.allSatisfy { scalar in
-            switch scalar {
-            case "a"..."z", "A"..."Z", "0"..."9", "_", "$", "/", ":", ".": return true
-            default: return false
+        var bare = !string.isEmpty
+        var previous: UInt8 = 0, run = 0
+        for byte in string.utf8 where bare {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "$"), UInt8(ascii: "."):
+                break
+            case UInt8(ascii: "/"): bare = previous != byte
+            case UInt8(ascii: "_"): bare = !(previous == byte && run >= 2)
+            default: bare = false
             }
+            run = byte == previous ? run + 1 : 1
+            previous = byte
         }
-        return bare ? string : OpenStepWriter.quoted(string)
+        return bare ? string : OpenStepWriter.quoted(string, rawDelete: true)
     }
 
     // MARK: Comments
 
-    /// An object's ID with its comment, when it has one.
-    private func reference(_ id: String) -> String {
-        // A comment holding "*/" would end early: such an object is written without one.
-        guard let comment = comment(for: id), !comment.contains("*/") else { return Self.text(id) }
-        return Self.text(id) + " /* " + comment + " */"
-    }
-
-    private func comment(for id: String) -> String? {
+    /// The comment Xcode writes after a reference to `id`, or nil for none.
+    func comment(for id: String) -> String? {
         guard let object = objects[id]?.dictionaryValue, let isa = object["isa"]?.stringValue else { return nil }
         switch isa {
         case "PBXProject":
             return "Project object"
         case "PBXBuildFile":
-            // The file's own comment, never another build file's (a build file
-            // referring to itself or to another recursed forever; found by fuzzing).
+            // The file's own comment (or the package product's name), never
+            // another build file's (a build file referring to itself or to
+            // another recursed forever; found by fuzzing); "(null)" when neither.
             func fileComment(_ reference: String?) -> String? {
                 guard let reference, objects[reference]?["isa"]?.stringValue != "PBXBuildFile" else { return nil }
                 return comment(for: reference)
             }
-            let file = fileComment(object["fileRef"]?.stringValue) ?? fileComment(object["productRef"]?.stringValue)
-            guard let file else { return nil }
+            let file = fileComment(object["fileRef"]?.stringValue) ?? fileComment(object["productRef"]?.stringValue) ?? "(null)"
             guard let phase = phaseOfBuildFile[id] else { return file }
             return "\(file) in \(phase)"
         case "XCConfigurationList":
             return configurationListComments[id]
+        case "PBXContainerItemProxy", "PBXTargetDependency", "PBXBuildRule",
+             "PBXFileSystemSynchronizedBuildFileExceptionSet", "PBXFileSystemSynchronizedGroupBuildPhaseMembershipExceptionSet":
+            // Xcode names these by their class, even a dependency with a name.
+            return exceptionSetComments[id] ?? isa
+        case "XCRemoteSwiftPackageReference":
+            return "XCRemoteSwiftPackageReference \"\(Self.packageName(object["repositoryURL"]?.stringValue ?? ""))\""
+        case "XCLocalSwiftPackageReference":
+            return "XCLocalSwiftPackageReference \"\(object["relativePath"]?.stringValue ?? "")\""
+        case "XCSwiftPackageProductDependency":
+            return object["productName"]?.stringValue
         default:
             if let phase = Self.phaseNames[isa] { return object["name"]?.stringValue ?? phase }
-            if let name = object["name"]?.stringValue { return name }
-            if let path = object["path"]?.stringValue { return path.split(separator: "/").last.map(String.init) ?? path }
-            return nil
+            return object["name"]?.stringValue ?? object["path"]?.stringValue
         }
     }
 
-    private static let phaseNames = [
+    /// A package's name as Xcode shows it: the repository URL's last path
+    /// component without its extension (`…/realm-swift.git` → `realm-swift`,
+    /// `…/GRMustache.swift` → `GRMustache`, `…/Sparkle/` → `Sparkle`).
+    static func packageName(_ url: String) -> String {
+        let last = url.split(separator: "/").last.map(String.init) ?? ""
+        guard let dot = last.lastIndex(of: "."), dot != last.startIndex else { return last }
+        return String(last[..<dot])
+    }
+
+    static let phaseNames = [
         "PBXSourcesBuildPhase": "Sources", "PBXFrameworksBuildPhase": "Frameworks", "PBXResourcesBuildPhase": "Resources",
         "PBXHeadersBuildPhase": "Headers", "PBXCopyFilesBuildPhase": "CopyFiles", "PBXShellScriptBuildPhase": "ShellScript",
+        "PBXRezBuildPhase": "Rez",
     ]
+}
+
+/// The text of one project, written depth-first within the limits.
+private struct Writer {
+    let layout: XcodeProjectLayout
+    let maxDepth: Int
+    var meter: ExpansionMeter
+    var out = ""
+
+    init(layout: XcodeProjectLayout, maxDepth: Int, meter: ExpansionMeter) {
+        self.layout = layout
+        self.maxDepth = maxDepth
+        self.meter = meter
+    }
+
+    mutating func project() throws(PropertyListError) {
+        out = "// !$*UTF8*$!\n{\n"
+        try meter.charge(depth: 0, payload: 0)
+        for key in layout.root.sortedKeys {
+            let member = layout.root[key]!
+            try meter.charge(depth: 1, payload: key.utf8.count)
+            out += "\t" + XcodeProjectLayout.text(key) + " = "
+            if key == "objects" {
+                out += "{\n"
+                try sections()
+                out += "\t}"
+            } else {
+                do { try append(member, key: key, indent: 1) } catch { throw error.inside(.key(key)) }
+            }
+            out += ";\n"
+        }
+        out += "}\n"
+    }
+
+    // MARK: Sections
+
+    private mutating func sections() throws(PropertyListError) {
+        var byISA: [String: [String]] = [:]
+        for (id, object) in layout.objects { byISA[object["isa"]!.stringValue!, default: []].append(id) }
+        for isa in byISA.keys.sorted() {
+            out += "\n/* Begin \(isa) section */\n"
+            for id in byISA[isa]!.sorted() {
+                let object = layout.objects[id]!
+                try meter.charge(depth: 2, payload: id.utf8.count)
+                out += "\t\t" + (try reference(id)) + " = "
+                do {
+                    if XcodeProjectLayout.isOneLine(object) {
+                        try appendInline(object, key: nil, depth: 2)
+                    } else {
+                        try append(object, key: nil, indent: 2)
+                    }
+                } catch {
+                    throw error.inside(.key("objects")).inside(.key(id))
+                }
+                out += ";\n"
+            }
+            out += "/* End \(isa) section */\n"
+        }
+    }
+
+    // MARK: Values
+
+    /// A value on lines of its own, `indent` tabs deep; `key` is the key it is
+    /// the value of (which decides whether an object ID gets its comment).
+    private mutating func append(_ value: PropertyListValue, key: String?, indent: Int) throws(PropertyListError) {
+        let tabs = String(repeating: "\t", count: indent)
+        switch value {
+        case .dictionary(let dictionary):
+            try enter(indent)
+            out += "{\n"
+            for member in XcodeProjectLayout.keyOrder(dictionary) {
+                try meter.charge(depth: indent + 1, payload: member.utf8.count)
+                out += tabs + "\t" + XcodeProjectLayout.text(member) + " = "
+                do { try append(dictionary[member]!, key: member, indent: indent + 1) } catch { throw error.inside(.key(member)) }
+                out += ";\n"
+            }
+            out += tabs + "}"
+        case .array(let elements):
+            try enter(indent)
+            out += "(\n"
+            for (position, element) in elements.enumerated() {
+                out += tabs + "\t"
+                do { try append(element, key: key, indent: indent + 1) } catch { throw error.inside(.index(position)) }
+                out += ",\n"
+            }
+            out += tabs + ")"
+        default:
+            try appendInline(value, key: key, depth: indent)
+        }
+    }
+
+    /// A value on the current line: a scalar, a reference with its comment,
+    /// or a container as `{k = v; }` / `(a, b, )`.
+    private mutating func appendInline(_ value: PropertyListValue, key: String?, depth: Int) throws(PropertyListError) {
+        switch value {
+        case .dictionary(let dictionary):
+            try enter(depth)
+            out += "{"
+            for member in XcodeProjectLayout.keyOrder(dictionary) {
+                try meter.charge(depth: depth + 1, payload: member.utf8.count)
+                out += XcodeProjectLayout.text(member) + " = "
+                do { try appendInline(dictionary[member]!, key: member, depth: depth + 1) } catch { throw error.inside(.key(member)) }
+                out += "; "
+            }
+            out += "}"
+        case .array(let elements):
+            try enter(depth)
+            out += "("
+            for (position, element) in elements.enumerated() {
+                do { try appendInline(element, key: key, depth: depth + 1) } catch { throw error.inside(.index(position)) }
+                out += ", "
+            }
+            out += ")"
+        case .string(let string):
+            try meter.charge(depth: depth, payload: string.utf8.count)
+            if layout.objects[string] != nil, !XcodeProjectLayout.uncommentedKeys.contains(key ?? "") {
+                out += try reference(string)
+            } else {
+                out += XcodeProjectLayout.text(string)
+            }
+        default:
+            // Xcode's projects hold strings only; other values in GNUstep's typed forms.
+            try meter.charge(depth: depth, payload: value.payloadBytes)
+            out += String(decoding: try OpenStepWriter().write(value).dropLast(), as: UTF8.self)
+        }
+    }
+
+    /// A container opens at `depth`: within the depth limit.
+    private func enter(_ depth: Int) throws(PropertyListError) {
+        // depthLimitExceeded
+        guard depth < maxDepth else { throw PropertyListError(.depthLimitExceeded, "containers nest deeper than \(maxDepth)") }
+    }
+
+    /// An object's ID with its comment, when it has one. The comment's bytes
+    /// are charged too: one long name referred to many times must not expand
+    /// the output past the budget.
+    private mutating func reference(_ id: String) throws(PropertyListError) -> String {
+        // A comment holding "*/" would end early: such an object is written without one.
+        guard let comment = layout.comment(for: id), !comment.contains("*/") else { return XcodeProjectLayout.text(id) }
+        try meter.charge(depth: 0, payload: comment.utf8.count)
+        return XcodeProjectLayout.text(id) + " /* " + comment + " */"
+    }
 }

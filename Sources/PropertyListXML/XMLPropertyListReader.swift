@@ -13,7 +13,9 @@ import Darwin
 /// the plist grammar. Wherever libxml2 and Apple's CoreFoundation parser could
 /// read one document differently (comments inside values, duplicate keys,
 /// stray text, entity tricks, raw carriage returns in strings), the document is
-/// refused. Errors carry line, column and key path. See `Specs/xml-plist.md`.
+/// refused; raw control characters in strings, which Apple's writer writes and
+/// CoreFoundation reads as themselves, are read so. Errors carry line, column
+/// and key path. See `Specs/xml-plist.md`.
 ///
 /// ```swift
 /// let value = try XMLPropertyListReader().read(data)
@@ -40,7 +42,23 @@ public struct XMLPropertyListReader: Sendable {
         try XMLInput.checkProlog(utf8)
         try XMLInput.checkMarkup(utf8)
         try XMLInput.checkLineEndings(utf8)
-        let parser = XMLSAXParser(grammar: PlistGrammar(limits: limits, inputBytes: bytes.count))
+        do {
+            return try parse(utf8, inputBytes: bytes.count)
+        } catch where error.code == .malformedXML {
+            // Apple's writer puts control characters raw into strings, which XML
+            // forbids and CoreFoundation reads as themselves ("Control characters
+            // in strings"): read them so, and nothing else (only after libxml2
+            // refused the document, so no other document pays for it).
+            guard let marked = XMLInput.markingControls(utf8) else { throw error }
+            guard let value = try? parse(marked.bytes, inputBytes: bytes.count),
+                  let restored = XMLInput.restoringControls(value, expected: marked.count) else { throw error }
+            return restored
+        }
+    }
+
+    /// Parses checked UTF-8 with libxml2 against the plist grammar.
+    private func parse(_ utf8: [UInt8], inputBytes: Int) throws(PropertyListError) -> PropertyListValue {
+        let parser = XMLSAXParser(grammar: PlistGrammar(limits: limits, inputBytes: inputBytes))
         guard parser.parse(utf8) else {
             throw PropertyListError(.malformedXML, "libxml2 could not start parsing", at: .lineColumn(line: 1, column: 1))
         }
@@ -60,17 +78,32 @@ public struct XMLPropertyListReader: Sendable {
     }
 
     /// True when `prefix` looks like an XML document, without parsing: `<`
-    /// after an optional UTF-8 byte-order mark and whitespace, or a UTF-16
-    /// byte-order mark, or UTF-16 `<` (which the reader then refuses by name).
+    /// after an optional byte-order mark (UTF-8, or UTF-16 in either order)
+    /// and whitespace, or UTF-16 `<` without a mark (which the reader then
+    /// refuses by name). A UTF-16 text that starts otherwise (a `.strings`
+    /// file) is not XML.
     public static func looksLikeXML(_ prefix: some Collection<UInt8>) -> Bool {
         var rest = prefix[...]
-        if rest.starts(with: [0xEF, 0xBB, 0xBF]) { rest = rest.dropFirst(3) }
-        else if rest.starts(with: [0xFE, 0xFF]) || rest.starts(with: [0xFF, 0xFE]) { return true }
-        else if rest.starts(with: [0x00, 0x3C]) || rest.starts(with: [0x3C, 0x00]) { return true }
-        while let byte = rest.first, byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D {
-            rest = rest.dropFirst()
+        if rest.starts(with: [0x00, 0x3C]) || rest.starts(with: [0x3C, 0x00]) { return true }
+        // UTF-16: the unit of each character is (low, high) or (high, low) after the mark.
+        let utf16: (littleEndian: Bool, width: Int)?
+        if rest.starts(with: [0xEF, 0xBB, 0xBF]) { rest = rest.dropFirst(3); utf16 = nil }
+        else if rest.starts(with: [0xFF, 0xFE]) { rest = rest.dropFirst(2); utf16 = (true, 2) }
+        else if rest.starts(with: [0xFE, 0xFF]) { rest = rest.dropFirst(2); utf16 = (false, 2) }
+        else { utf16 = nil }
+        while true {
+            guard let first = rest.first else { return false }
+            var byte = first
+            if let utf16 {
+                let pair = Array(rest.prefix(2))
+                guard pair.count == 2 else { return false }
+                let (low, high) = utf16.littleEndian ? (pair[0], pair[1]) : (pair[1], pair[0])
+                guard high == 0 else { return false }
+                byte = low
+            }
+            guard byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D else { return byte == UInt8(ascii: "<") }
+            rest = rest.dropFirst(utf16?.width ?? 1)
         }
-        return rest.first == UInt8(ascii: "<")
     }
 }
 

@@ -1,4 +1,5 @@
 import PropertyList
+import DocumentFormats
 import Handoff
 import ArgumentParser
 
@@ -120,12 +121,20 @@ enum Supports {
 
 /// `--key-order` and `-r`: how writers lay a property list out (Specs/plistkit.md, "Key order").
 struct StyleOptions: ParsableArguments {
-    @Option(name: .customLong("key-order"), help: "Dictionary keys sorted (as Apple writes them; default) or in insertion order (the input's own, for minimal diffs).")
-    var keyOrderName: KeyOrderName = .sorted
+    @Option(name: .customLong("key-order"), help: "Dictionary keys sorted (as Apple writes them; the default, but for .strings files) or in insertion order (the input's own, for minimal diffs; the default for .strings files, whose order is a translator's).")
+    var keyOrderName: KeyOrderName?
 
     enum KeyOrderName: String, ExpressibleByArgument { case sorted, insertion }
 
-    var keyOrder: KeyOrder { keyOrderName == .sorted ? .sorted : .insertion }
+    /// The key order for `format`: as given, else insertion order for a
+    /// `.strings` file and sorted for everything else (Specs/plistkit.md, "Key order").
+    func keyOrder(for format: Document.OutputFormat) -> KeyOrder {
+        switch keyOrderName {
+        case .sorted?: return .sorted
+        case .insertion?: return .insertion
+        case nil: return format == .strings ? .insertion : .sorted
+        }
+    }
 
     @Flag(name: [.short, .customLong("readable")], help: "JSON output in human-readable form (plutil -r): indented, one member per line.")
     var readable = false

@@ -48,12 +48,20 @@ struct CLITests {
 
     @Test("lint: unreadable and non-plist inputs are one clean line each")
     func lintUnreadable() throws {
-        let result = try Self.plistkit("lint", "/nonexistent/file.plist", "/etc/hostname")
+        let directory = try Peers.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let prose = directory.appendingPathComponent("notes.txt")
+        try Data("two words\n".utf8).write(to: prose)
+        let binary = directory.appendingPathComponent("blob")
+        try Data([0xFF, 0x00, 0x17]).write(to: binary)
+        let result = try Self.plistkit("lint", "/nonexistent/file.plist", prose.path, binary.path)
         #expect(result.status == 1)
         let lines = result.stdout.split(separator: "\n")
-        #expect(lines.count == 2)
+        #expect(lines.count == 3)
         #expect(lines[0].hasPrefix("/nonexistent/file.plist: readFailed: cannot open"))
-        #expect(lines[1] == "/etc/hostname: unknownFormat: not a property list (neither binary nor XML) (at offset 0)")
+        // Text is OpenStep (a bare word is a string, as plutil reads it); these are not.
+        #expect(lines[1] == "\(prose.path): trailingBytes: text follows the top value (at line 1, column 5)")
+        #expect(lines[2] == "\(binary.path): invalidUTF8: the text is neither UTF-8 nor UTF-16 with a byte-order mark (at offset 0)")
     }
 
     @Test("print: a readable sorted tree like plutil -p")

@@ -386,7 +386,7 @@ struct MoreOptionsCLITests {
 struct OpenStepCLITests {
     static func text(_ data: Data) -> String { String(decoding: data, as: UTF8.self) }
 
-    @Test("print, convert and extract read OpenStep; edits need --format until the writer lands; errors come from the reader that read further")
+    @Test("print, convert and extract read OpenStep; an edit writes it back in its own form; errors come from the reader that read further")
     func openStep() throws {
         let directory = try Peers.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -399,27 +399,42 @@ struct OpenStepCLITests {
         #expect(Self.text(try run(CLITests.plistkit, ["extract", "objects.A1.path", "raw", project.path]).stdout) == "a b.swift\n")
         let printed = try run(CLITests.plistkit, ["print", project.path])
         #expect(printed.status == 0 && Self.text(printed.stdout).contains("\"isa\" => \"PBXFileReference\""))
-        let before = try Data(contentsOf: project)
-        let refused = try run(CLITests.plistkit, ["insert", "extra", project.path, "--string", "x"])
-        #expect(refused.status == 1 && Self.text(refused.stderr).contains("unrepresentableValue: OpenStep input is not written back implicitly"))
-        #expect(try Data(contentsOf: project) == before)
+        // An edit of a project writes it back in Xcode's layout.
+        #expect(try run(CLITests.plistkit, ["insert", "extra", project.path, "--string", "x"]).status == 0)
+        #expect(Self.text(try Data(contentsOf: project)) == """
+            // !$*UTF8*$!
+            {
+            \textra = x;
+            \tobjects = {
+
+            /* Begin PBXFileReference section */
+            \t\tA1 /* a b.swift */ = {isa = PBXFileReference; path = "a b.swift"; };
+            /* End PBXFileReference section */
+            \t};
+            \trootObject = A1 /* a b.swift */;
+            }
+
+            """)
         let converted = directory.appendingPathComponent("project.xml")
-        #expect(try run(CLITests.plistkit, ["insert", "extra", project.path, "--string", "x", "--format", "xml1", "-o", converted.path]).status == 0)
-        #expect(Self.text(try run(CLITests.plistkit, ["extract", "extra", "raw", converted.path]).stdout) == "x\n")
-        // --format openstep writes it in our layout; convert writes OpenStep and .strings.
-        #expect(try run(CLITests.plistkit, ["insert", "extra", project.path, "--string", "y z", "--format", "openstep"]).status == 0)
-        #expect(Self.text(try run(CLITests.plistkit, ["extract", "extra", "raw", project.path]).stdout) == "y z\n")
+        #expect(try run(CLITests.plistkit, ["insert", "more", project.path, "--string", "x", "--format", "xml1", "-o", converted.path]).status == 0)
+        #expect(Self.text(try run(CLITests.plistkit, ["extract", "more", "raw", converted.path]).stdout) == "x\n")
+        // --format openstep writes it in the generic layout; convert writes OpenStep and .strings.
+        #expect(try run(CLITests.plistkit, ["insert", "more", project.path, "--string", "y z", "--format", "openstep"]).status == 0)
+        #expect(Self.text(try run(CLITests.plistkit, ["extract", "more", "raw", project.path]).stdout) == "y z\n")
         let openStepText = try run(CLITests.plistkit, ["convert", strings.path, "--format", "openstep"])
         #expect(Self.text(openStepText.stdout) == "{\n\tOK = OK;\n\thello = Bonjour;\n}\n")
+        // A .strings file keeps its own order unless asked to sort.
         let stringsText = try run(CLITests.plistkit, ["convert", strings.path, "--format", "strings"])
-        #expect(Self.text(stringsText.stdout) == "\"OK\" = \"OK\";\n\"hello\" = \"Bonjour\";\n")
-        // An Xcode project edited with --format pbxproj changes exactly the edited line.
+        #expect(Self.text(stringsText.stdout) == "\"hello\" = \"Bonjour\";\n\"OK\" = \"OK\";\n")
+        let sortedText = try run(CLITests.plistkit, ["convert", strings.path, "--format", "strings", "--key-order", "sorted"])
+        #expect(Self.text(sortedText.stdout) == "\"OK\" = \"OK\";\n\"hello\" = \"Bonjour\";\n")
+        // An Xcode project edited in place changes exactly the edited line.
         let peerProject = directory.appendingPathComponent("peer.pbxproj")
         let original = try Data(contentsOf: Paths.golden.appendingPathComponent("openstep/project.pbxproj"))
         try original.write(to: peerProject)
         #expect(try run(CLITests.plistkit, ["convert", peerProject.path, "--format", "pbxproj"]).stdout == original)
         #expect(try run(CLITests.plistkit, ["replace", "objects.DDDDDDDDDDDDDDDDDDDDDDDD.buildSettings.SWIFT_VERSION", peerProject.path,
-                                            "--string", "6.0", "--format", "pbxproj"]).status == 0)
+                                            "--string", "6.0"]).status == 0)
         let linesBefore = Self.text(original).split(separator: "\n", omittingEmptySubsequences: false)
         let linesAfter = Self.text(try Data(contentsOf: peerProject)).split(separator: "\n", omittingEmptySubsequences: false)
         #expect(linesBefore.count == linesAfter.count)
@@ -434,6 +449,32 @@ struct OpenStepCLITests {
         let error = Self.text(try run(CLITests.plistkit, ["print", brokenOpenStep.path]).stderr)
         #expect(error.contains(": unexpectedCharacter: expected ';' after the value of \"b\""), "\(error)")
     }
+
+    @Test("a UTF-16 .strings file: every verb reads it; an edit keeps its encoding, byte-order mark and order")
+    func utf16Strings() throws {
+        let directory = try Peers.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for encoding in [TextEncoding.utf16LittleEndian, .utf16BigEndian, .utf8WithByteOrderMark, .utf8] {
+            let file = directory.appendingPathComponent("\(encoding.rawValue).strings")
+            try Data(encoding.encode("/* Title of the window */\n\"title\" = \"Fenêtre\";\n\"about\" = \"À propos\";\n")).write(to: file)
+            #expect(Self.text(try run(CLITests.plistkit, ["lint", file.path]).stdout) == "\(file.path): OK\n")
+            #expect(Self.text(try run(CLITests.plistkit, ["type", "title", file.path]).stdout) == "string\n")
+            #expect(Self.text(try run(CLITests.plistkit, ["extract", "about", "raw", file.path]).stdout) == "À propos\n")
+            #expect(Self.text(try run(CLITests.plistkit, ["print", file.path]).stdout).contains("\"title\" => \"Fenêtre\""))
+            #expect(try run(CLITests.plistkit, ["replace", "title", file.path, "--string", "Fenêtre principale"]).status == 0)
+            #expect(try run(CLITests.plistkit, ["insert", "close", file.path, "--string", "Fermer"]).status == 0)
+            let expected = encoding.encode("\"title\" = \"Fenêtre principale\";\n\"about\" = \"À propos\";\n\"close\" = \"Fermer\";\n")
+            #expect([UInt8](try Data(contentsOf: file)) == expected, "\(encoding)")
+        }
+        // A comment-only .strings file (Xcode's template) is an empty dictionary; zero bytes are not a document.
+        let template = directory.appendingPathComponent("InfoPlist.strings")
+        try Data(TextEncoding.utf16LittleEndian.encode("/* \n  InfoPlist.strings\n*/\n")).write(to: template)
+        #expect(Self.text(try run(CLITests.plistkit, ["convert", template.path, "--format", "json"]).stdout) == "{}")
+        let empty = directory.appendingPathComponent("Empty.strings")
+        try Data().write(to: empty)
+        #expect(Self.text(try run(CLITests.plistkit, ["lint", empty.path]).stdout) == "\(empty.path): truncated: the text is empty (at line 1, column 1)\n")
+        #expect(try run(CLITests.plistkit, ["create", "strings", empty.path]).status == 64)
+    }
 }
 
 /// `plistkit unarchive --graph` and `print` of archives of any class (Specs/keyed-archive.md, "Graph").
@@ -447,7 +488,7 @@ struct GraphCLITests {
         let json = try run(CLITests.plistkit, ["unarchive", "--graph", tree, "--format", "json"])
         #expect(json.status == 0, "\(Self.text(json.stderr))")
         let value = try PlainJSONReader().read(json.stdout)
-        #expect(value["root"] == .dictionary(["$ref": 1]))
+        #expect(value["top"]?["root"] == .dictionary(["$ref": 1]))
         #expect(value["objects"]?["1"]?["$class"] == "graph_write.Node")
         #expect(value["objects"]?["4"]?["parent"] == .dictionary(["$ref": 1]))
         let typed = try run(CLITests.plistkit, ["unarchive", "--graph", tree])

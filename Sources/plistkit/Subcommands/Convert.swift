@@ -7,7 +7,7 @@ import FoundationEssentials
 /// `plistkit convert FILE --format F [-o OUT]`.
 struct Convert: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Convert a property list (binary, XML or plain JSON) to another format.",
+        abstract: "Convert a property list (binary, XML, plain JSON, OpenStep, .strings, Xcode project) to another format.",
         discussion: "Writes to standard output unless -o is given (unlike plutil, never in place). Output files are replaced atomically."
     )
 
@@ -21,7 +21,7 @@ struct Convert: ParsableCommand {
 
     @OptionGroup var style: StyleOptions
 
-    @Option(name: .customLong("from"), help: "Read the input as typed-json (Specs/typed-json.md) instead of detecting binary, XML or plain JSON.")
+    @Option(name: .customLong("from"), help: "Read the input as typed-json (Specs/typed-json.md) instead of detecting binary, XML, plain JSON or OpenStep.")
     var inputFormat: InputFormat?
 
     enum InputFormat: String, ExpressibleByArgument { case typedJSON = "typed-json" }
@@ -31,6 +31,9 @@ struct Convert: ParsableCommand {
 
     @Flag(help: "With --format objc, also write the header FILE.h beside the output (plutil -header); -o must name a file.")
     var header = false
+
+    @Option(name: .customLong("project-name"), help: "With --format pbxproj: the .xcodeproj's name, which Xcode writes in a comment (default: from FILE's path NAME.xcodeproj/project.pbxproj, else as the input's own comment records it).")
+    var projectName: String?
 
     func validate() throws {
         if header {
@@ -64,12 +67,19 @@ struct Convert: ParsableCommand {
                 try Files.write(try WireDocuments.typedJSON(bytes)!, to: destination)
                 return
             }
-            // Binary, XML or plain JSON, as plutil reads them; typed JSON when asked
-            // (it is JSON too, so it is never guessed).
-            let value = inputFormat == .typedJSON ? try TypedJSONReader().readPropertyList(Data(bytes)) : try InputDocument.read(bytes).value
+            // Binary, XML, plain JSON or OpenStep text, as plutil reads them; typed
+            // JSON when asked (it is JSON too, so it is never guessed).
+            let input = inputFormat == .typedJSON
+                ? Document.Reading(value: try TypedJSONReader().readPropertyList(Data(bytes)), format: .typedJSON)
+                : try Document.read(document: bytes)
+            let value = input.value
             let encoded: [UInt8]
             if let document = format.output {
-                encoded = try Document.writeBytes(value, as: document, keyOrder: style.keyOrder, readable: style.readable, compact: style.compact)
+                let name = Document.xcodeProjectName(given: projectName, path: file == "-" ? nil : file, input: bytes)
+                // OpenStep text to OpenStep text keeps its encoding (a UTF-16 .strings file stays UTF-16).
+                let encoding = document == .openStep || document == .strings ? input.textEncoding ?? .utf8 : .utf8
+                encoded = try Document.writeBytes(value, as: document, keyOrder: style.keyOrder(for: document), readable: style.readable,
+                                                  compact: style.compact, projectName: name, textEncoding: encoding)
             } else {
                 encoded = try LiteralOutput.write(value, as: format == .swift ? .swift : .objc, sourceFile: file, outputFile: destination)
                 if header {

@@ -2,7 +2,6 @@ import ArgumentParser
 import DocumentFormats
 import FoundationEssentials
 import PropertyList
-import PropertyListOpenStep
 import TypedJSON
 
 // plutil's key-path verbs (Specs/plistkit.md, "Key paths"): extract, type,
@@ -10,37 +9,12 @@ import TypedJSON
 // --format says otherwise and write atomically: a failed edit leaves the
 // file as it was.
 
-/// A whole input document and the format it came in.
-enum InputDocument {
-    /// Reads a binary or XML property list, plain JSON, or an OpenStep text
-    /// property list or `.strings` file, as `plutil` reads all four. Binary and
-    /// XML are told by their first bytes; a text starting with `[` is JSON;
-    /// one starting with `{` or `"` is read as JSON, then as OpenStep (when
-    /// both refuse it, the error of the one that read further is reported);
-    /// anything else is OpenStep. The format is nil for OpenStep (not written yet).
-    static func read(_ bytes: [UInt8]) throws -> (value: PropertyListValue, format: Document.OutputFormat?) {
-        if let format = PropertyListFormat.detect(bytes) {
-            return (try Document.read(bytes, as: format), Document.OutputFormat(format))
-        }
-        let first = bytes.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) })
-        if first == 0x5B {
-            return (try PlainJSONReader().read(Data(bytes)), .json)
-        }
-        if first == 0x7B || first == 0x22 {
-            let jsonError: PropertyListError
-            do { return (try PlainJSONReader().read(Data(bytes)), .json) } catch { jsonError = error }
-            do { return (try OpenStepReader().read(Data(bytes)), nil) } catch {
-                throw Self.further(jsonError, error)
-            }
-        }
-        return (try OpenStepReader().read(Data(bytes)), nil)
-    }
-
-    /// Of two text readers' errors, the one found further into the text.
-    private static func further(_ a: PropertyListError, _ b: PropertyListError) -> PropertyListError {
-        guard case .lineColumn(let lineA, let columnA) = a.location, case .lineColumn(let lineB, let columnB) = b.location else { return b }
-        return (lineA, columnA) > (lineB, columnB) ? a : b
-    }
+/// Reads a whole input document through the format layer
+/// (``Document/read(document:limits:)``): binary, XML, plain JSON, OpenStep,
+/// `.strings` files and Xcode projects, in UTF-8 or UTF-16 with a byte-order mark.
+func readDocument(_ file: String) throws -> Document.Reading {
+    let bytes = try Files.read(file, limit: PropertyListLimits.default.maxInputBytes)
+    return try Document.read(document: bytes)
 }
 
 /// plutil's type names.
@@ -111,11 +85,10 @@ struct Extract: ParsableCommand {
     func run() throws {
         try reporting(file) {
             let path = try PlutilKeyPath(parsing: keyPath)
-            let bytes = try Files.read(file, limit: PropertyListLimits.default.maxInputBytes)
-            let value = try InputDocument.read(bytes).value.value(at: path)
+            let value = try readDocument(file).value.value(at: path)
             try checkExpected(expect, value, at: path)
             func document(_ format: Document.OutputFormat) throws -> [UInt8] {
-                try Document.writeBytes(value, as: format, keyOrder: style.keyOrder, readable: style.readable, compact: style.compact)
+                try Document.writeBytes(value, as: format, keyOrder: style.keyOrder(for: format), readable: style.readable, compact: style.compact)
             }
             switch format {
             case .raw: try output.write(Array(try Self.raw(value, at: path).utf8) + (noNewline ? [] : [0x0A]))
@@ -168,8 +141,7 @@ struct TypeOf: ParsableCommand {
     func run() throws {
         try reporting(file) {
             let path = try PlutilKeyPath(parsing: keyPath)
-            let bytes = try Files.read(file, limit: PropertyListLimits.default.maxInputBytes)
-            let value = try InputDocument.read(bytes).value.value(at: path)
+            let value = try readDocument(file).value.value(at: path)
             try checkExpected(expect, value, at: path)
             try Console.line(PlutilType.name(of: value))
         }
@@ -245,19 +217,23 @@ struct EditOutputOptions: ParsableArguments {
     @Option(name: [.short, .customLong("output")], help: "Write here instead of in place ('-' for standard output).")
     var output: String?
 
-    @Option(name: .long, help: "Output format: binary1, xml1 or json (default: the input's).")
+    @Option(name: .long, help: "Output format: binary1, xml1, json, openstep, strings or pbxproj (default: the input's, in its text encoding).")
     var format: EditFormat?
+
+    @Option(name: .customLong("project-name"), help: "An Xcode project's .xcodeproj name, which Xcode writes in a comment (default: from the path NAME.xcodeproj/project.pbxproj, else as the file's own comment records it).")
+    var projectName: String?
 
     @OptionGroup var style: StyleOptions
 
     enum EditFormat: String, ExpressibleByArgument {
-        case binary1, xml1, json, openstep, pbxproj
+        case binary1, xml1, json, openstep, strings, pbxproj
         var output: Document.OutputFormat {
             switch self {
             case .binary1: return .binary
             case .xml1: return .xml
             case .json: return .json
             case .openstep: return .openStep
+            case .strings: return .strings
             case .pbxproj: return .xcodeProject
             }
         }
@@ -267,13 +243,16 @@ struct EditOutputOptions: ParsableArguments {
         if output == "" { throw ValidationError("-o needs a file name, or '-' for standard output") }
     }
 
-    /// Writes the edited value (atomically: the file is replaced or left as it was).
-    func write(_ value: PropertyListValue, inputFormat: Document.OutputFormat?, file: String) throws {
-        // unrepresentableValue: OpenStep input has no writer yet; --format says what to write.
-        guard let outputFormat = format?.output ?? inputFormat else {
-            throw PropertyListError(.unrepresentableValue, "OpenStep input is not written back implicitly (its comments and layout would be lost): give --format pbxproj (Xcode's layout), openstep, binary1, xml1 or json")
-        }
-        let bytes = try Document.writeBytes(value, as: outputFormat, keyOrder: style.keyOrder, readable: style.readable, compact: style.compact)
+    /// Writes the edited value in the input's format (an OpenStep text in its
+    /// encoding, a project in Xcode's layout with its name), or in `--format`;
+    /// atomically: the file is replaced or left as it was.
+    func write(_ value: PropertyListValue, input: Document.Reading, inputBytes: [UInt8], file: String) throws {
+        let outputFormat = format?.output ?? input.format
+        // A text keeps its encoding when it stays OpenStep text; a project is UTF-8.
+        let encoding = outputFormat == .openStep || outputFormat == .strings ? input.textEncoding ?? .utf8 : .utf8
+        let name = Document.xcodeProjectName(given: projectName, path: file == "-" ? nil : file, input: inputBytes)
+        let bytes = try Document.writeBytes(value, as: outputFormat, keyOrder: style.keyOrder(for: outputFormat), readable: style.readable,
+                                            compact: style.compact, projectName: name, textEncoding: encoding)
         try Files.write(bytes, to: output ?? file)
     }
 }
@@ -343,14 +322,19 @@ struct Remove: ParsableCommand {
 struct Create: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Write an empty property list (a dictionary) in a format (plutil -create).",
-        discussion: "FORMAT is xml1, binary1 or json; FILE '-' is standard output. An existing file is replaced atomically."
+        discussion: "FORMAT is xml1, binary1, json or openstep; FILE '-' is standard output. An existing file is replaced atomically."
     )
 
-    @Argument(help: "xml1, binary1 or json.")
+    @Argument(help: "xml1, binary1, json or openstep.")
     var format: EditOutputOptions.EditFormat
 
     @Argument(help: "The file to write ('-' for standard output).")
     var file: String
+
+    func validate() throws {
+        // An empty .strings file is zero bytes, which no reader takes; an empty dictionary is no project.
+        guard format != .strings, format != .pbxproj else { throw ValidationError("create writes xml1, binary1, json or openstep") }
+    }
 
     func run() throws {
         try reporting(file) {
@@ -375,7 +359,7 @@ private func edit(_ target: EditTarget, output: EditOutputOptions,
     try reporting(target.file) {
         let path = try PlutilKeyPath(parsing: target.keyPath)
         let bytes = try Files.read(target.file, limit: PropertyListLimits.default.maxInputBytes)
-        let (document, format) = try InputDocument.read(bytes)
-        try output.write(try change(document, path), inputFormat: format, file: target.file)
+        let document = try Document.read(document: bytes)
+        try output.write(try change(document.value, path), input: document, inputBytes: bytes, file: target.file)
     }
 }

@@ -5,7 +5,7 @@ import PropertyList
 /// `plistkit lint FILE...`: one line per file, `FILE: OK` or the reason.
 struct Lint: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Check that files are valid property lists.",
+        abstract: "Check that files are valid property lists (binary, XML, JSON, OpenStep, .strings, Xcode projects).",
         discussion: "Prints 'FILE: OK' or 'FILE: CODE: <reason> (at offset N, key path P)' per file; exits 1 if any fails."
     )
 
@@ -20,8 +20,7 @@ struct Lint: ParsableCommand {
         for file in files {
             let verdict: String
             do {
-                let bytes = try Files.read(file, limit: PropertyListLimits.default.maxInputBytes)
-                _ = try Document.read(any: bytes)
+                _ = try readDocument(file)
                 verdict = "OK"
             } catch {
                 failed = true

@@ -19,8 +19,8 @@ struct Print: ParsableCommand {
                 try Console.line(text)
                 return
             }
-            // Binary, XML, plain JSON or OpenStep (InputDocument).
-            let value = try InputDocument.read(bytes).value
+            // Binary, XML, plain JSON or OpenStep (the format layer).
+            let value = try Document.read(document: bytes).value
             // A keyed archive of userInfo values prints as the userInfo tree;
             // any other property list (other archives included) as itself.
             if KeyedArchiveReader.isArchive(value), let userInfo = try? KeyedArchiveReader().unarchive(value, inputBytes: bytes.count) {

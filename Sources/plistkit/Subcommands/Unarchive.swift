@@ -35,7 +35,7 @@ struct Unarchive: ParsableCommand {
     func run() throws {
         try reporting(file) {
             let bytes = try Files.read(file, limit: PropertyListLimits.default.maxInputBytes)
-            let plist = try Document.read(any: bytes)
+            let plist = try Document.read(document: bytes).value
             if graph {
                 let archive = try KeyedArchiveGraph(archive: plist)
                 let rendered = archive.rendered(plainJSON: format == .json)

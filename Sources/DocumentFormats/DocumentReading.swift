@@ -1,0 +1,172 @@
+import FoundationEssentials
+public import PropertyList
+import PropertyListXML
+import PropertyListOpenStep
+import TypedJSON
+
+extension Document {
+    /// A document as read by ``read(document:limits:)``: its value, the format
+    /// that writes it back as it came (an edit keeps it), and the text encoding
+    /// of an OpenStep text.
+    public struct Reading: Sendable {
+        /// The property list.
+        public var value: PropertyListValue
+        /// The format the document came in: ``OutputFormat/binary``, ``OutputFormat/xml``,
+        /// ``OutputFormat/json``, ``OutputFormat/strings`` (a `.strings` file),
+        /// ``OutputFormat/xcodeProject`` (a project file: `// !$*UTF8*$!` and a
+        /// project's objects) or ``OutputFormat/openStep`` (any other OpenStep text).
+        public var format: OutputFormat
+        /// How an OpenStep text was encoded (nil for the other formats, which
+        /// are written in their one encoding).
+        public var textEncoding: TextEncoding?
+
+        /// A document read by other means (typed JSON, say).
+        public init(value: PropertyListValue, format: OutputFormat, textEncoding: TextEncoding? = nil) {
+            (self.value, self.format, self.textEncoding) = (value, format, textEncoding)
+        }
+    }
+
+    /// Reads a document in any format this package reads as a property list,
+    /// as `plutil` reads them all (Specs/architecture.md, "Format layer";
+    /// Specs/plistkit.md, "Input formats"): binary and XML property lists,
+    /// plain JSON, OpenStep text, `.strings` files and Xcode projects; a text
+    /// in UTF-8 with or without a byte-order mark, or in UTF-16 after one.
+    ///
+    /// The format is told by the first bytes (`bplist`) or by the first
+    /// character after the byte-order mark and whitespace (``detectText(_:)``);
+    /// a text starting with `{` or `"` is read as OpenStep, then as JSON (as
+    /// plutil tries CoreFoundation's parsers before JSON: `{}` and a quoted
+    /// string, which both read alike, stay OpenStep), and when both refuse it
+    /// the error of the one that read further is reported.
+    ///
+    /// - Throws: ``PropertyListError`` of the format's reader.
+    public static func read(document bytes: [UInt8], limits: PropertyListLimits = .default) throws(PropertyListError) -> Reading {
+        switch detectText(bytes) {
+        case .binary: return Reading(value: try BinaryPropertyListReader(limits: limits).read(bytes), format: .binary)
+        case .xml: return Reading(value: try XMLPropertyListReader(limits: limits).read(bytes), format: .xml)
+        case .json: return Reading(value: try readJSON(bytes, limits: limits), format: .json)
+        case .openStep: return try readOpenStep(bytes, limits: limits)
+        case .jsonOrOpenStep:
+            // OpenStep first, as plutil (CoreFoundation, then JSON): the texts both
+            // read (`{}`, a quoted string) read alike, and stay OpenStep text.
+            let openStepError: PropertyListError
+            do { return try readOpenStep(bytes, limits: limits) } catch { openStepError = error }
+            do { return Reading(value: try readJSON(bytes, limits: limits), format: .json) } catch { throw further(error, openStepError) }
+        }
+    }
+
+    /// What the first character of a document says it is (``detectText(_:)``).
+    public enum DetectedFormat: Sendable, Hashable {
+        /// `bplist`.
+        case binary
+        /// `<` followed by anything but what OpenStep data and typed values
+        /// start with (`<?xml`, `<!DOCTYPE`, `<plist`); or UTF-16 without a
+        /// byte-order mark, which only XML declares (and the XML reader refuses).
+        case xml
+        /// `[`.
+        case json
+        /// `{` or `"`: OpenStep or JSON.
+        case jsonOrOpenStep
+        /// Anything else, including a text of only whitespace and comments.
+        case openStep
+    }
+
+    /// The format of a document, from its first bytes: `bplist` is binary;
+    /// otherwise the first character after the byte-order mark (UTF-8,
+    /// UTF-16 LE or BE) and whitespace decides — `<` XML (or OpenStep `<hex>`
+    /// data and `<*…>` values), `[` JSON, `{` or `"` JSON or OpenStep, anything
+    /// else OpenStep. Nothing is parsed.
+    public static func detectText(_ bytes: [UInt8]) -> DetectedFormat {
+        if BinaryPropertyListReader.hasMagic(bytes) { return .binary }
+        let (encoding, markLength) = TextEncoding.detect(bytes)
+        // UTF-16 without a mark: `<` and NUL in either order (only an XML
+        // declaration starts so; the XML reader names the encoding it refuses).
+        if markLength == 0, bytes.starts(with: [0x00, 0x3C]) || bytes.starts(with: [0x3C, 0x00]) { return .xml }
+        var characters = TextCharacters(bytes: bytes, encoding: encoding, start: markLength)
+        var first = characters.next()
+        while let unit = first, unit == 0x20 || (0x09...0x0D).contains(unit) { first = characters.next() }
+        switch first {
+        case 0x3C: // <
+            switch characters.next() {
+            case let next? where next < 0x80 && isOpenStepAfterAngle(UInt8(next)): return .openStep
+            default: return .xml
+            }
+        case 0x5B: return .json // [
+        case 0x7B, 0x22: return .jsonOrOpenStep // { "
+        default: return .openStep
+        }
+    }
+
+    /// What follows `<` in OpenStep: hex digits and whitespace (data), `>`
+    /// (empty data), `*` (a GNUstep typed value).
+    private static func isOpenStepAfterAngle(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"), UInt8(ascii: "A")...UInt8(ascii: "F"),
+             UInt8(ascii: ">"), UInt8(ascii: "*"), 0x20, 0x09...0x0D:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// JSON in UTF-8, after a UTF-8 byte-order mark, or in UTF-16 after its mark
+    /// (as `plutil` reads it); the JSON reader sees UTF-8.
+    private static func readJSON(_ bytes: [UInt8], limits: PropertyListLimits) throws(PropertyListError) -> PropertyListValue {
+        let (encoding, markLength) = TextEncoding.detect(bytes)
+        switch encoding {
+        case .utf8: return try PlainJSONReader(limits: limits).read(Data(bytes))
+        case .utf8WithByteOrderMark: return try PlainJSONReader(limits: limits).read(Data(bytes[markLength...]))
+        case .utf16LittleEndian, .utf16BigEndian:
+            // The OpenStep reader's decoder is the one UTF-16 decoder (strict: pairs, even length).
+            guard bytes.count <= limits.maxInputBytes else {
+                throw PropertyListError(.inputTooLarge, "the input is \(bytes.count) bytes, over maxInputBytes \(limits.maxInputBytes)")
+            }
+            let text = try TextEncoding.decode(bytes)
+            return try PlainJSONReader(limits: limits).read(Data(text.utf8))
+        }
+    }
+
+    private static func readOpenStep(_ bytes: [UInt8], limits: PropertyListLimits) throws(PropertyListError) -> Reading {
+        let text = try OpenStepReader(limits: limits).readText(bytes)
+        let format: OutputFormat
+        if text.isStringsFile {
+            format = .strings
+        } else if XcodeProject.isProject(text.value), XcodeProject.hasHeader(bytes) {
+            format = .xcodeProject
+        } else {
+            format = .openStep
+        }
+        return Reading(value: text.value, format: format, textEncoding: text.encoding)
+    }
+
+    /// Of two text readers' errors, the one found further into the text.
+    private static func further(_ a: PropertyListError, _ b: PropertyListError) -> PropertyListError {
+        guard case .lineColumn(let lineA, let columnA) = a.location, case .lineColumn(let lineB, let columnB) = b.location else { return b }
+        return (lineA, columnA) > (lineB, columnB) ? a : b
+    }
+}
+
+/// The UTF-8 bytes or UTF-16 units of a text, one at a time, from `start`.
+private struct TextCharacters {
+    let bytes: [UInt8]
+    let encoding: TextEncoding
+    var index: Int
+
+    init(bytes: [UInt8], encoding: TextEncoding, start: Int) {
+        (self.bytes, self.encoding, index) = (bytes, encoding, start)
+    }
+
+    mutating func next() -> UInt16? {
+        switch encoding {
+        case .utf8, .utf8WithByteOrderMark:
+            guard index < bytes.count else { return nil }
+            defer { index += 1 }
+            return UInt16(bytes[index])
+        case .utf16LittleEndian, .utf16BigEndian:
+            guard index + 1 < bytes.count else { return nil }
+            defer { index += 2 }
+            let (a, b) = (UInt16(bytes[index]), UInt16(bytes[index + 1]))
+            return encoding == .utf16LittleEndian ? b << 8 | a : a << 8 | b
+        }
+    }
+}
