@@ -221,7 +221,7 @@ let package = Package(
         .testTarget(
             name: "DocumentFormatsTests",
             dependencies: [
-                "DocumentFormats", "KeyedArchive", "UserInfo", "PropertyList", "PropertyListXML", "TypedJSON", "TestSupport",
+                "DocumentFormats", "KeyedArchive", "UserInfo", "PropertyList", "PropertyListXML", "PropertyListOpenStep", "TypedJSON", "TestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             swiftSettings: strictSettings

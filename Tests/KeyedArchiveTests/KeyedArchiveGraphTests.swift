@@ -157,4 +157,36 @@ struct KeyedArchiveGraphTests {
         // A cycle resolves to nothing rather than forever.
         #expect(try Self.graph("graph/self-reference").userInfoValue() == nil)
     }
+
+    @Test("any $top keys, as Xcode's .xcuserstate ({State}) and compiled nibs ({IB.objectdata, IB.systemFontUpdateVersion}) have them")
+    func anyTop() throws {
+        let custom: PropertyListValue = ["$classname": "IBObjectContainer", "$classes": ["IBObjectContainer", "NSObject"]]
+        let objects: PropertyListValue = ["$null", ["$class": .uid(2), "n": 1], custom, "text"]
+        func graph(_ top: PropertyListValue) throws -> KeyedArchiveGraph {
+            try KeyedArchiveGraph(archive: ["$archiver": "NSKeyedArchiver", "$version": 100_000, "$top": top, "$objects": objects])
+        }
+        let nib = try graph(["IB.objectdata": .uid(1), "IB.systemFontUpdateVersion": 1])
+        #expect(nib.top == ["IB.objectdata": .uid(1), "IB.systemFontUpdateVersion": 1])
+        #expect(nib.root == nil && nib.userInfoValue() == nil)
+        // Rendered with every key, in $top's own order, references as {"$ref": N}.
+        let rendered = nib.rendered()
+        #expect(rendered["top"] == ["IB.objectdata": ["$ref": 1], "IB.systemFontUpdateVersion": 1])
+        #expect(rendered["top"]?.dictionaryValue.map { Array($0.keys) } == ["IB.objectdata", "IB.systemFontUpdateVersion"])
+        #expect(rendered["objects"]?["1"]?["$class"] == "IBObjectContainer")
+        // UIDs nested in $top are references too; an empty $top is a graph without a root.
+        #expect(try graph(["State": ["a": .uid(3), "b": [.uid(1)]]]).top["State"]?["a"] == .uid(3))
+        #expect(try graph([:]).root == nil)
+        // A root key still names the root, as for the ten-type reader.
+        let rooted = try graph(["root": .uid(3), "other": "x"])
+        #expect(rooted.root == 3 && rooted.userInfoValue() == "text")
+        // Every UID names an object; a root is never nil; $top is a dictionary.
+        #expect(throws: UserInfoError(.badReference, "")) { try graph(["State": .uid(9)]) }
+        #expect(throws: UserInfoError(.badReference, "")) { try graph(["State": ["deep": [.uid(4)]]]) }
+        #expect(throws: UserInfoError(.nilRoot, "")) { try graph(["root": .uid(0), "State": .uid(1)]) }
+        #expect(throws: UserInfoError(.badTop, "")) { try graph(["root"]) }
+        // The ten-type reader still wants exactly one root key holding a UID.
+        let archiveWithState: PropertyListValue = ["$archiver": "NSKeyedArchiver", "$version": 100_000, "$top": ["State": .uid(3)], "$objects": ["$null", "x", "y", "z"]]
+        #expect(throws: UserInfoError(.badTop, "")) { try KeyedArchiveReader().unarchive(archiveWithState) }
+        #expect(try KeyedArchiveGraph(archive: archiveWithState).top["State"] == .uid(3))
+    }
 }

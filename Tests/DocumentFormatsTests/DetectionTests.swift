@@ -1,0 +1,76 @@
+import DocumentFormats
+import Foundation
+import PropertyList
+import PropertyListOpenStep
+import Testing
+
+/// The format layer's detection (Specs/plistkit.md, "Input formats";
+/// Specs/architecture.md, "Format layer"): the first character after a
+/// byte-order mark and whitespace decides, in every encoding.
+@Suite("Format detection past a byte-order mark")
+struct DetectionTests {
+    static func utf16(_ text: String, littleEndian: Bool) -> [UInt8] {
+        (littleEndian ? TextEncoding.utf16LittleEndian : .utf16BigEndian).encode(text)
+    }
+
+    @Test("each first character names its format, in UTF-8 with and without a mark and in UTF-16 of both byte orders")
+    func firstCharacter() throws {
+        let cases: [(String, Document.DetectedFormat)] = [
+            ("<?xml version=\"1.0\"?><plist/>", .xml), ("\n  <plist version=\"1.0\"><true/></plist>", .xml), ("<!DOCTYPE plist>", .xml),
+            ("<0fa1 2b>", .openStep), ("<>", .openStep), ("<*I12>", .openStep), ("< 0f>", .openStep),
+            ("[1, 2]", .json), ("{\"a\": 1}", .jsonOrOpenStep), ("\"a\" = \"b\";", .jsonOrOpenStep),
+            ("/* c */ \"a\" = \"b\";", .openStep), ("word", .openStep), ("", .openStep), ("  \n", .openStep), ("(a, b)", .openStep),
+        ]
+        for (text, format) in cases {
+            for encoding in TextEncoding.allCases {
+                #expect(Document.detectText(encoding.encode(text)) == format, "\(text.debugDescription) in \(encoding)")
+            }
+        }
+        #expect(Document.detectText(Array("bplist00".utf8)) == .binary)
+        // UTF-16 without a mark: only XML declares it (and the XML reader refuses it by name).
+        #expect(Document.detectText([0x3C, 0x00, 0x3F, 0x00]) == .xml)
+        #expect(PropertyListFormat.detect(Self.utf16("<plist/>", littleEndian: true)) == .xml)
+        #expect(PropertyListFormat.detect(Self.utf16("/* x */ \"a\" = \"b\";", littleEndian: false)) == nil)
+        #expect(PropertyListFormat.detect(Self.utf16(" \n\t<plist/>", littleEndian: false)) == .xml)
+    }
+
+    @Test("each format reads to its value and says what it was; an edit needs no more to write it back")
+    func readings() throws {
+        let xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\"><dict><key>a</key><string>b</string></dict></plist>\n"
+        let cases: [([UInt8], Document.OutputFormat, TextEncoding?)] = [
+            (Array(xml.utf8), .xml, nil),
+            (Self.utf16(xml.replacingOccurrences(of: "UTF-8", with: "UTF-16"), littleEndian: true), .xml, nil),
+            (Array("{\"a\": \"b\"}".utf8), .json, nil),
+            (TextEncoding.utf8WithByteOrderMark.encode("{\"a\": \"b\"}"), .json, nil),
+            (Self.utf16("{\"a\": \"b\"}", littleEndian: false), .json, nil),
+            (Array("{ a = b; }".utf8), .openStep, .utf8),
+            (Self.utf16("\"a\" = \"b\";", littleEndian: true), .strings, .utf16LittleEndian),
+            (TextEncoding.utf8WithByteOrderMark.encode("/* x */\na = b;"), .strings, .utf8WithByteOrderMark),
+            (Array("// !$*UTF8*$!\n{ objects = { A = { isa = PBXGroup; a = b; }; }; rootObject = A; a = b; }".utf8), .xcodeProject, .utf8),
+            // Without Xcode's first line it is OpenStep text, not a project.
+            (Array("{ objects = { A = { isa = PBXGroup; a = b; }; }; rootObject = A; a = b; }".utf8), .openStep, .utf8),
+        ]
+        for (bytes, format, encoding) in cases {
+            let reading = try Document.read(document: bytes)
+            #expect(reading.format == format && reading.textEncoding == encoding, "\(String(decoding: bytes, as: UTF8.self))")
+            #expect(reading.value["a"] == "b")
+        }
+        // Texts both JSON and OpenStep read alike stay OpenStep (plutil tries CoreFoundation first).
+        #expect(try Document.read(document: Array("{}".utf8)).format == .openStep)
+        #expect(try Document.read(document: Array("\"x\"".utf8)).value == "x")
+        // A comment-only text is an empty .strings file; no characters at all is truncated.
+        let empty = try Document.read(document: TextEncoding.utf16LittleEndian.encode("/* InfoPlist.strings */\n"))
+        #expect(empty.value == .dictionary([:]) && empty.format == .strings)
+        for bytes: [UInt8] in [[], [0xFF, 0xFE]] {
+            #expect(throws: PropertyListError(.truncated, "")) { try Document.read(document: bytes) }
+        }
+        // The property-list reader the payload layer uses still reads binary and XML only.
+        #expect(throws: PropertyListError(.unknownFormat, "")) { try Document.read(any: Self.utf16("\"a\" = \"b\";", littleEndian: true)) }
+    }
+
+    @Test("when JSON and OpenStep both refuse a text, the error of the one that read further")
+    func furtherError() throws {
+        #expect(throws: PropertyListError(.invalidJSON, "")) { try Document.read(document: Array(#"{"a": [1, 2"#.utf8)) }
+        #expect(throws: PropertyListError(.unexpectedCharacter, "")) { try Document.read(document: Array("{ a = (1, 2); b = c }".utf8)) }
+    }
+}
