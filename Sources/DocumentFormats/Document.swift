@@ -94,10 +94,17 @@ public enum Document {
     /// (``OpenStepWriter/projectName``), and OpenStep text and `.strings` files
     /// in `textEncoding` (an Xcode project is UTF-8; the other formats have one
     /// encoding each and ignore it).
+    ///
+    /// `over`: the document the value was read from, when it is an edit of it.
+    /// A `.strings` file written in its own order over the `.strings` file it
+    /// was read from changes only the entries that changed — its comments,
+    /// blank lines and other entries stay as they were (Specs/openstep.md,
+    /// "Editing a `.strings` file").
     public static func writeBytes(_ value: PropertyListValue, as format: OutputFormat,
                                   limits: PropertyListLimits = .default, keyOrder: KeyOrder = .sorted,
                                   readable: Bool = false, compact: Bool = false,
-                                  projectName: String = "", textEncoding: TextEncoding = .utf8) throws(PropertyListError) -> [UInt8] {
+                                  projectName: String = "", textEncoding: TextEncoding = .utf8,
+                                  over original: Reading? = nil) throws(PropertyListError) -> [UInt8] {
         switch format {
         case .binary:
             var writer = BinaryPropertyListWriter(maxDepth: limits.maxDepth, maxExpandedBytes: limits.maxExpandedBytes)
@@ -118,6 +125,10 @@ public enum Document {
             var writer = OpenStepWriter(style: style,
                                         maxDepth: limits.maxDepth, maxExpandedBytes: limits.maxExpandedBytes)
             (writer.keyOrder, writer.projectName, writer.encoding) = (keyOrder, projectName, textEncoding)
+            if format == .strings, keyOrder == .insertion, case .dictionary(let dictionary) = value,
+               let layout = original?.stringsLayout, let edited = try writer.writeStrings(dictionary, over: layout) {
+                return edited
+            }
             return try writer.writeBytes(value)
         }
     }

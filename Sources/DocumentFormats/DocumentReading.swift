@@ -19,6 +19,9 @@ extension Document {
         /// How an OpenStep text was encoded (nil for the other formats, which
         /// are written in their one encoding).
         public var textEncoding: TextEncoding?
+        /// A `.strings` file's text and the place of each entry, which an edit
+        /// written over this reading keeps (``writeBytes(_:as:limits:keyOrder:readable:compact:projectName:textEncoding:over:)``).
+        var stringsLayout: StringsLayout?
 
         /// A document read by other means (typed JSON, say).
         public init(value: PropertyListValue, format: OutputFormat, textEncoding: TextEncoding? = nil) {
@@ -136,7 +139,9 @@ extension Document {
         } else {
             format = .openStep
         }
-        return Reading(value: text.value, format: format, textEncoding: text.encoding)
+        var reading = Reading(value: text.value, format: format, textEncoding: text.encoding)
+        reading.stringsLayout = text.stringsLayout
+        return reading
     }
 
     /// Of two text readers' errors, the one found further into the text.

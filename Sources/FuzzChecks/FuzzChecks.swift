@@ -129,6 +129,14 @@ struct FormatLayerRoundTrip {
             throw FuzzFinding(entryPoint: entryPoint, message: "a \(reading.format) document does not write back as one: \(error)")
         }
         try CostOracle(entryPoint: entryPoint).checkOutput(written.count, "\(reading.format)", expandedSize: size)
+        // A .strings file written over itself, unchanged, is itself, byte for byte
+        // (Specs/openstep.md, "Editing a `.strings` file").
+        if reading.format == .strings {
+            let same = try? Document.writeBytes(reading.value, as: .strings, keyOrder: .insertion, textEncoding: reading.textEncoding ?? .utf8, over: reading)
+            guard same == bytes else {
+                throw FuzzFinding(entryPoint: entryPoint, message: "a .strings file written over itself unchanged is not itself")
+            }
+        }
         guard let back = try? Document.read(document: written, limits: .default), back.value == reading.value else {
             throw FuzzFinding(entryPoint: entryPoint, message: "a \(reading.format) document written back reads another value")
         }

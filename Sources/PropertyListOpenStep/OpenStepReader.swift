@@ -36,6 +36,10 @@ public struct OpenStepReader: Sendable {
         /// True for a `.strings` file: the entries of a dictionary without its
         /// braces (a text of only whitespace and comments included).
         public var isStringsFile: Bool
+        /// A `.strings` file's text and where each entry is, so that an edit
+        /// rewrites only the entries it changes (``OpenStepWriter/writeStrings(_:over:)``);
+        /// nil for any other text.
+        public var stringsLayout: StringsLayout?
     }
 
     /// Reads one OpenStep property list or `.strings` file, and tells how it was written.
@@ -49,7 +53,11 @@ public struct OpenStepReader: Sendable {
         }
         var parser = OpenStepParser(scalars: try Self.scalars(of: bytes), limits: limits, inputBytes: bytes.count)
         let value = try parser.parseDocument()
-        return Reading(value: value, encoding: TextEncoding.detect(bytes).encoding, isStringsFile: parser.isStringsFile)
+        var layout: StringsLayout?
+        if parser.isStringsFile, case .dictionary(let dictionary) = value {
+            layout = StringsLayout(scalars: parser.scalars, entries: parser.entrySpans, original: dictionary)
+        }
+        return Reading(value: value, encoding: TextEncoding.detect(bytes).encoding, isStringsFile: parser.isStringsFile, stringsLayout: layout)
     }
 
     /// CF's unquoted-string characters (Specs/openstep.md, "Values"): what the
@@ -87,6 +95,10 @@ private struct OpenStepParser {
     let expansionBudget: Int
     /// Whether the text was a `.strings` file (a dictionary without braces).
     var isStringsFile = false
+    /// A `.strings` file's entries, in order: where each starts (its key) and
+    /// ends (after its `;`), in scalars; and where the one being read started.
+    var entrySpans: [Range<Int>] = []
+    private var entryStart = 0
 
     init(scalars: [Unicode.Scalar], limits: PropertyListLimits, inputBytes: Int) {
         self.scalars = scalars
@@ -248,6 +260,7 @@ private struct OpenStepParser {
                     finished = .dictionary(dictionary)
                 } else if scalar == "\"" || scalar == "'" || Self.isUnquoted(scalar) {
                     let start = position
+                    if !braced { entryStart = start }
                     let newKey = try parseString()
                     try count(payload: newKey.utf8.count, at: start)
                     stack[last] = .dictionary(dictionary, key: newKey, braced: braced)
@@ -300,6 +313,7 @@ private struct OpenStepParser {
                 }
                 position += 1
             }
+            if !braced { entrySpans.append(entryStart..<position) }
             stack[last] = .dictionary(dictionary, key: nil, braced: braced)
             return
         }

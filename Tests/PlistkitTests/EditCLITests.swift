@@ -450,7 +450,7 @@ struct OpenStepCLITests {
         #expect(error.contains(": unexpectedCharacter: expected ';' after the value of \"b\""), "\(error)")
     }
 
-    @Test("a UTF-16 .strings file: every verb reads it; an edit keeps its encoding, byte-order mark and order")
+    @Test("a UTF-16 .strings file: every verb reads it; an edit keeps its encoding, byte-order mark, order and comments")
     func utf16Strings() throws {
         let directory = try Peers.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -463,7 +463,8 @@ struct OpenStepCLITests {
             #expect(Self.text(try run(CLITests.plistkit, ["print", file.path]).stdout).contains("\"title\" => \"Fenêtre\""))
             #expect(try run(CLITests.plistkit, ["replace", "title", file.path, "--string", "Fenêtre principale"]).status == 0)
             #expect(try run(CLITests.plistkit, ["insert", "close", file.path, "--string", "Fermer"]).status == 0)
-            let expected = encoding.encode("\"title\" = \"Fenêtre principale\";\n\"about\" = \"À propos\";\n\"close\" = \"Fermer\";\n")
+            // Only the edited entry changes; the comment and the other entry stay; the new key comes last.
+            let expected = encoding.encode("/* Title of the window */\n\"title\" = \"Fenêtre principale\";\n\"about\" = \"À propos\";\n\"close\" = \"Fermer\";\n")
             #expect([UInt8](try Data(contentsOf: file)) == expected, "\(encoding)")
         }
         // A comment-only .strings file (Xcode's template) is an empty dictionary; zero bytes are not a document.

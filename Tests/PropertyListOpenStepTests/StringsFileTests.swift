@@ -73,4 +73,94 @@ struct StringsFileTests {
             #expect(reading.value.dictionaryValue.map { Array($0.keys) } == Array(dictionary.keys))
         }
     }
+
+    // MARK: Editing (Specs/openstep.md, "Editing a `.strings` file")
+
+    /// An ibtool export: comments naming each entry's object, a shortcut entry, odd spacing.
+    static let ibtool = """
+        /* Class = "NSMenuItem"; title = "About"; ObjectID = "58"; */
+        "58.title" = "À propos";
+
+        /* Class = "NSMenuItem"; title = "Quit"; ObjectID = "136"; */
+        "136.title"   =   "Quitter" ; // trailing
+        OK;
+        \t"tabbed" = "x";
+
+        """
+
+    static func edit(_ text: String, encoding: TextEncoding = .utf8, _ change: (inout PropertyListDictionary) -> Void) throws -> String? {
+        let reading = try OpenStepReader().readText(encoding.encode(text))
+        var dictionary = try #require(reading.value.dictionaryValue)
+        change(&dictionary)
+        var writer = OpenStepWriter(style: .strings)
+        writer.encoding = encoding
+        let layout = try #require(reading.stringsLayout)
+        guard let bytes = try writer.writeStrings(dictionary, over: layout) else { return nil }
+        #expect(try OpenStepReader().readText(bytes).value == .dictionary(dictionary))
+        #expect(TextEncoding.detect(bytes).encoding == encoding)
+        return try TextEncoding.decode(bytes)
+    }
+
+    @Test("an edit changes only the entries it changes: comments, spacing and the other entries stay byte for byte")
+    func editKeepsTheRest() throws {
+        #expect(try Self.edit(Self.ibtool) { _ in } == Self.ibtool)
+        #expect(try Self.edit(Self.ibtool) { $0["136.title"] = "Fermer" } == Self.ibtool.replacingOccurrences(of: "\"136.title\"   =   \"Quitter\" ;", with: "\"136.title\" = \"Fermer\";"))
+        // A removed entry takes its line when it had it alone; the comment above stays.
+        #expect(try Self.edit(Self.ibtool) { $0["58.title"] = nil } == Self.ibtool.replacingOccurrences(of: "\"58.title\" = \"À propos\";\n", with: ""))
+        #expect(try Self.edit(Self.ibtool) { $0["tabbed"] = nil } == Self.ibtool.replacingOccurrences(of: "\t\"tabbed\" = \"x\";\n", with: ""))
+        // An entry sharing its line with a comment leaves the comment.
+        #expect(try Self.edit(Self.ibtool) { $0["136.title"] = nil } == Self.ibtool.replacingOccurrences(of: "\"136.title\"   =   \"Quitter\" ;", with: ""))
+        // The shortcut entry: unchanged, it stays a shortcut; changed, it is written out.
+        #expect(try Self.edit(Self.ibtool) { $0["OK"] = "D'accord" } == Self.ibtool.replacingOccurrences(of: "OK;", with: "\"OK\" = \"D'accord\";"))
+        // New keys at the end, in order.
+        #expect(try Self.edit(Self.ibtool) { $0["new"] = "1"; $0["newer"] = "2" } == Self.ibtool + "\"new\" = \"1\";\n\"newer\" = \"2\";\n")
+        #expect(try Self.edit("a = b;") { $0["c"] = "d" } == "a = b;\n\"c\" = \"d\";\n")
+        // Windows line ends: a removed entry's line goes with its \r\n.
+        #expect(try Self.edit("a = b;\r\nc = d;\r\n") { $0["a"] = nil } == "c = d;\r\n")
+        // Nothing left: one line break, which reads as an empty .strings file.
+        #expect(try Self.edit("a = b;") { $0["a"] = nil } == "\n")
+        #expect(try Self.edit("/* only */ a = b;") { $0["a"] = nil } == "/* only */ ")
+    }
+
+    @Test("in every encoding; keys out of the file's order (a sorted rewrite) are no edit; a non-string is refused", arguments: TextEncoding.allCases)
+    func editEncodings(encoding: TextEncoding) throws {
+        #expect(try Self.edit(Self.ibtool, encoding: encoding) { $0["58.title"] = "Infos" }
+                == Self.ibtool.replacingOccurrences(of: "\"À propos\"", with: "\"Infos\""))
+        #expect(try Self.edit("a = 1; b = 2;", encoding: encoding) { dictionary in
+            dictionary = ["b": "2", "a": "1"]
+        } == nil)
+        #expect(throws: PropertyListError(.unrepresentableValue, "")) {
+            try Self.edit("a = 1;", encoding: encoding) { $0["n"] = .integer(1) }
+        }
+        // A braced dictionary, or a single string, has no .strings layout.
+        #expect(try OpenStepReader().readText(encoding.encode("{ a = b; }")).stringsLayout == nil)
+    }
+
+    @Test("property: any edit of a generated .strings file reads back as the edited dictionary, keeping every untouched entry's text")
+    func editProperty() throws {
+        var rng: any SeededRandomNumberGenerator = Xoshiro(seed: (9, 10, 11, 12))
+        let generator = ValueGenerator(allowNull: false)
+        for round in 0..<150 {
+            var lines: [String] = []
+            var keys: [String] = []
+            for index in 0..<Int(rng.next() % 6) {
+                let key = "k\(index)", value = generator.string(using: &rng)
+                keys.append(key)
+                // The entry as the writer quotes it (its own line, newline dropped).
+                let entry = String(decoding: try OpenStepWriter(style: .strings).write([key: .string(value)]).dropLast(), as: UTF8.self)
+                lines.append("/* note \(index) */\n" + entry)
+            }
+            let text = lines.joined(separator: "\n") + "\n"
+            let encoding = TextEncoding.allCases[round % 4]
+            let edited = try Self.edit(text, encoding: encoding) { dictionary in
+                for key in keys where rng.next() % 3 == 0 { dictionary[key] = nil }
+                if let key = keys.first, dictionary[key] != nil, rng.next() % 2 == 0 { dictionary[key] = .string(generator.string(using: &rng)) }
+                if rng.next() % 2 == 0 { dictionary["added"] = "yes" }
+            }
+            let result = try #require(edited)
+            // Every comment survives.
+            for index in keys.indices { #expect(result.contains("/* note \(index) */")) }
+        }
+    }
 }
+

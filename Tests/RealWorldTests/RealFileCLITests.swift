@@ -57,7 +57,7 @@ struct RealFileCLITests {
         #expect(Self.text(piped.stdout) == original)
     }
 
-    @Test("an edit of a real UTF-16 .strings file keeps UTF-16, its byte-order mark and its order")
+    @Test("an edit of a real UTF-16 .strings file keeps every byte it does not change (UTF-16, its mark, comments, order)")
     func editStrings() throws {
         let directory = try Peers.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -71,6 +71,10 @@ struct RealFileCLITests {
             let written = [UInt8](try Data(contentsOf: file))
             #expect(Array(written.prefix(2)) == Array(original.prefix(2)), "\(entry.name)")
             #expect(Self.text(try run(Self.plistkit, ["extract", "plistkitAdded", "raw", file.path]).stdout) == "ajouté\n")
+            // The file is as it was, byte for byte, with the new entry after it.
+            #expect(written.starts(with: original), "\(entry.name)")
+            let added = try TextEncoding.decode(Array(original.prefix(2)) + Array(written[min(original.count, written.count)...]))
+            #expect(added == "\"plistkitAdded\" = \"ajouté\";\n" || added == "\n\"plistkitAdded\" = \"ajouté\";\n", "\(entry.name): \(added.debugDescription)")
             // Everything else is as it was, in its order, the new key last.
             let before = try #require(try Document.read(document: original).value.dictionaryValue)
             let after = try #require(try Document.read(document: written).value.dictionaryValue)

@@ -252,7 +252,7 @@ struct EditOutputOptions: ParsableArguments {
         let encoding = outputFormat == .openStep || outputFormat == .strings ? input.textEncoding ?? .utf8 : .utf8
         let name = Document.xcodeProjectName(given: projectName, path: file == "-" ? nil : file, input: inputBytes)
         let bytes = try Document.writeBytes(value, as: outputFormat, keyOrder: style.keyOrder(for: outputFormat), readable: style.readable,
-                                            compact: style.compact, projectName: name, textEncoding: encoding)
+                                            compact: style.compact, projectName: name, textEncoding: encoding, over: input)
         try Files.write(bytes, to: output ?? file)
     }
 }
