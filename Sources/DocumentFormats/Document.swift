@@ -99,7 +99,8 @@ public enum Document {
     /// A `.strings` file written in its own order over the `.strings` file it
     /// was read from changes only the entries that changed — its comments,
     /// blank lines and other entries stay as they were (Specs/openstep.md,
-    /// "Editing a `.strings` file").
+    /// "Editing a `.strings` file"); an Xcode project keeps the comments Xcode
+    /// writes in more than one way as the original recorded them.
     public static func writeBytes(_ value: PropertyListValue, as format: OutputFormat,
                                   limits: PropertyListLimits = .default, keyOrder: KeyOrder = .sorted,
                                   readable: Bool = false, compact: Bool = false,
@@ -125,6 +126,7 @@ public enum Document {
             var writer = OpenStepWriter(style: style,
                                         maxDepth: limits.maxDepth, maxExpandedBytes: limits.maxExpandedBytes)
             (writer.keyOrder, writer.projectName, writer.encoding) = (keyOrder, projectName, textEncoding)
+            writer.recordedComments = original?.recordedComments ?? [:]
             if format == .strings, keyOrder == .insertion, case .dictionary(let dictionary) = value,
                let layout = original?.stringsLayout, let edited = try writer.writeStrings(dictionary, over: layout) {
                 return edited

@@ -22,6 +22,8 @@ extension Document {
         /// A `.strings` file's text and the place of each entry, which an edit
         /// written over this reading keeps (``writeBytes(_:as:limits:keyOrder:readable:compact:projectName:textEncoding:over:)``).
         var stringsLayout: StringsLayout?
+        /// An Xcode project's comments as its text recorded them, by object ID.
+        var recordedComments: [String: String] = [:]
 
         /// A document read by other means (typed JSON, say).
         public init(value: PropertyListValue, format: OutputFormat, textEncoding: TextEncoding? = nil) {
@@ -141,6 +143,7 @@ extension Document {
         }
         var reading = Reading(value: text.value, format: format, textEncoding: text.encoding)
         reading.stringsLayout = text.stringsLayout
+        if format == .xcodeProject { reading.recordedComments = XcodeProject.recordedComments(in: bytes) }
         return reading
     }
 

@@ -38,6 +38,11 @@ public struct OpenStepWriter: Sendable {
     /// nowhere else: see ``XcodeProject/name(forPath:)`` and
     /// ``XcodeProject/recordedName(in:)``. Empty by default.
     public var projectName: String = ""
+    /// ``Style/xcodeProject``: the comments the project's own text recorded for
+    /// its objects (``XcodeProject/recordedComments(in:)``), kept only where
+    /// Xcode writes one object's comment in more than one way (a remote
+    /// package named with or without its URL's extension). Empty by default.
+    public var recordedComments: [String: String] = [:]
     /// The text's encoding (UTF-8 without a byte-order mark by default); a
     /// `.strings` file read as UTF-16 is written back as UTF-16 with its mark.
     /// An Xcode project is always UTF-8 (its first line says so).
@@ -76,7 +81,7 @@ public struct OpenStepWriter: Sendable {
                 throw PropertyListError(.unrepresentableValue, "an Xcode project file is UTF-8 without a byte-order mark, not \(encoding.rawValue)")
             }
             // unrepresentableValue: a project is a dictionary with objects (each with an isa) and a rootObject.
-            guard let layout = XcodeProjectLayout(value, projectName: projectName) else {
+            guard let layout = XcodeProjectLayout(value, projectName: projectName, recordedComments: recordedComments) else {
                 throw PropertyListError(.unrepresentableValue, "not an Xcode project: a dictionary with objects (each with an isa) and a rootObject")
             }
             out = try layout.write(maxDepth: maxDepth, meter: &meter)

@@ -37,6 +37,27 @@ public enum XcodeProject {
         return nil
     }
 
+    /// The comment each object's definition carries in a project file's text
+    /// (`\t\tID /* comment */ = {`), by ID: what Xcode wrote, for the few
+    /// comments Xcode writes in more than one way for one object
+    /// (``OpenStepWriter/recordedComments``). Lines of any other shape are
+    /// passed over; the cost is one pass over the text.
+    public static func recordedComments(in text: some Collection<UInt8>) -> [String: String] {
+        var comments: [String: String] = [:]
+        let (open, close) = (Array(" /* ".utf8), Array(" */ = {".utf8))
+        for line in Array(text).split(separator: 0x0A, omittingEmptySubsequences: true) {
+            // \t\tID /* comment */ = {…  (a multi-line object's first line, or a one-line object)
+            guard line.count > 10, line.starts(with: [0x09, 0x09]) else { continue }
+            let body = Array(line.dropFirst(2))
+            guard let commentStart = firstIndex(of: open, in: body, from: 0),
+                  let commentEnd = firstIndex(of: close, in: body, from: commentStart + open.count),
+                  let id = String(validating: body[..<commentStart], as: UTF8.self), !id.isEmpty, !id.contains(" "),
+                  let comment = String(validating: body[(commentStart + open.count)..<commentEnd], as: UTF8.self) else { continue }
+            comments[id] = comment
+        }
+        return comments
+    }
+
     /// Whether `value` is a project's value: a dictionary with `objects` (a
     /// dictionary of dictionaries, each with a string `isa`) and a string
     /// `rootObject` — what ``OpenStepWriter/Style/xcodeProject`` writes.

@@ -14,23 +14,32 @@ struct XcodeProjectLayout {
     let root: PropertyListDictionary
     /// The `.xcodeproj`'s name, for the project's configuration-list comment.
     let projectName: String
+    /// The comments the input's own text recorded for its objects, kept where
+    /// Xcode writes one object's comment in more than one way.
+    let recordedComments: [String: String]
     /// The phase that lists each build file, the comment of each
     /// configuration list, and the folder and target of each synchronized
     /// exception set, found in one pass over the objects (looking them up per
     /// reference made a project of n files cost n² to write).
     private let phaseOfBuildFile: [String: String]
     private let configurationListComments: [String: String]
+    private let configurationComments: [String: String]
     private let exceptionSetComments: [String: String]
 
     /// Nil unless `value` is a project: a dictionary with `objects` (a
     /// dictionary of dictionaries, each with a string `isa`) and `rootObject`.
-    init?(_ value: PropertyListValue, projectName: String) {
+    init?(_ value: PropertyListValue, projectName: String, recordedComments: [String: String] = [:]) {
         guard case .dictionary(let root) = value, case .dictionary(let objects)? = root["objects"],
               case .string? = root["rootObject"],
               objects.values.allSatisfy({ if case .string? = $0["isa"] { return true }; return false }) else { return nil }
         self.root = root
         self.objects = objects
         self.projectName = projectName
+        self.recordedComments = recordedComments
+        // Format 90 and later (Xcode 16.3 on) name each build configuration after
+        // its list's owner: `Debug configuration for PBXNativeTarget "App"`.
+        let ownerNamedConfigurations = root["objectVersion"]?.stringValue.flatMap { Int($0) }.map { $0 >= 90 } ?? false
+        var owners: [String: (isa: String, name: String, isTarget: Bool)] = [:]
         var phases: [String: String] = [:]
         var lists: [String: String] = [:]
         var projectLists: [String: String] = [:]
@@ -46,6 +55,9 @@ struct XcodeProjectLayout {
                 let name = isa == "PBXProject" ? projectName : object["name"]?.stringValue ?? ""
                 let comment = "Build configuration list for \(isa) \"\(name)\""
                 if isa == "PBXProject" { projectLists[list] = projectLists[list] ?? comment } else if lists[list] == nil { lists[list] = comment }
+                if owners[list] == nil || (owners[list]?.isTarget == false && isa != "PBXProject") {
+                    owners[list] = (isa, name, isa != "PBXProject")
+                }
             }
             // Xcode 16.1 and later name a synchronized group's exception set by the
             // group's folder and the set's target; Xcode 16.0 (whose groups are
@@ -61,6 +73,18 @@ struct XcodeProjectLayout {
         }
         phaseOfBuildFile = phases
         configurationListComments = lists.merging(projectLists) { target, _ in target }
+        var configurations: [String: String] = [:]
+        if ownerNamedConfigurations {
+            for list in owners.keys.sorted() {
+                let owner = owners[list]!
+                guard case .array(let members)? = objects[list]?["buildConfigurations"] else { continue }
+                for case .string(let configuration) in members where configurations[configuration] == nil {
+                    guard let name = objects[configuration]?["name"]?.stringValue else { continue }
+                    configurations[configuration] = "\(name) configuration for \(owner.isa) \"\(owner.name)\""
+                }
+            }
+        }
+        configurationComments = configurations
         exceptionSetComments = exceptionSets
     }
 
@@ -140,16 +164,26 @@ struct XcodeProjectLayout {
             return "\(file) in \(phase)"
         case "XCConfigurationList":
             return configurationListComments[id]
+        case "XCBuildConfiguration":
+            return configurationComments[id] ?? object["name"]?.stringValue
         case "PBXContainerItemProxy", "PBXTargetDependency", "PBXBuildRule",
              "PBXFileSystemSynchronizedBuildFileExceptionSet", "PBXFileSystemSynchronizedGroupBuildPhaseMembershipExceptionSet":
             // Xcode names these by their class, even a dependency with a name.
             return exceptionSetComments[id] ?? isa
         case "XCRemoteSwiftPackageReference":
-            return "XCRemoteSwiftPackageReference \"\(Self.packageName(object["repositoryURL"]?.stringValue ?? ""))\""
+            // The URL's last component without its extension; Xcode has also
+            // written it with the extension (`"LightChart.git"`): a file that
+            // records that form keeps it.
+            let url = object["repositoryURL"]?.stringValue ?? ""
+            let withExtension = "XCRemoteSwiftPackageReference \"\(Self.lastComponent(url))\""
+            if recordedComments[id] == withExtension { return withExtension }
+            return "XCRemoteSwiftPackageReference \"\(Self.packageName(url))\""
         case "XCLocalSwiftPackageReference":
             return "XCLocalSwiftPackageReference \"\(object["relativePath"]?.stringValue ?? "")\""
         case "XCSwiftPackageProductDependency":
-            return object["productName"]?.stringValue
+            // A plugin product (`plugin:SwiftLint`) is named without its prefix.
+            guard let product = object["productName"]?.stringValue else { return nil }
+            return product.hasPrefix("plugin:") ? String(product.dropFirst("plugin:".count)) : product
         default:
             if let phase = Self.phaseNames[isa] { return object["name"]?.stringValue ?? phase }
             return object["name"]?.stringValue ?? object["path"]?.stringValue
@@ -160,9 +194,14 @@ struct XcodeProjectLayout {
     /// component without its extension (`…/realm-swift.git` → `realm-swift`,
     /// `…/GRMustache.swift` → `GRMustache`, `…/Sparkle/` → `Sparkle`).
     static func packageName(_ url: String) -> String {
-        let last = url.split(separator: "/").last.map(String.init) ?? ""
+        let last = lastComponent(url)
         guard let dot = last.lastIndex(of: "."), dot != last.startIndex else { return last }
         return String(last[..<dot])
+    }
+
+    /// A URL's last non-empty path component.
+    static func lastComponent(_ url: String) -> String {
+        url.split(separator: "/").last.map(String.init) ?? ""
     }
 
     static let phaseNames = [

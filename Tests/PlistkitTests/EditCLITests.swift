@@ -423,9 +423,9 @@ struct OpenStepCLITests {
         #expect(Self.text(try run(CLITests.plistkit, ["extract", "more", "raw", project.path]).stdout) == "y z\n")
         let openStepText = try run(CLITests.plistkit, ["convert", strings.path, "--format", "openstep"])
         #expect(Self.text(openStepText.stdout) == "{\n\tOK = OK;\n\thello = Bonjour;\n}\n")
-        // A .strings file keeps its own order unless asked to sort.
+        // A .strings file converted to one is itself (written over its own text), unless asked to sort.
         let stringsText = try run(CLITests.plistkit, ["convert", strings.path, "--format", "strings"])
-        #expect(Self.text(stringsText.stdout) == "\"hello\" = \"Bonjour\";\n\"OK\" = \"OK\";\n")
+        #expect(stringsText.stdout == (try Data(contentsOf: strings)))
         let sortedText = try run(CLITests.plistkit, ["convert", strings.path, "--format", "strings", "--key-order", "sorted"])
         #expect(Self.text(sortedText.stdout) == "\"OK\" = \"OK\";\n\"hello\" = \"Bonjour\";\n")
         // An Xcode project edited in place changes exactly the edited line.

@@ -309,4 +309,54 @@ struct XcodeLayoutRuleTests {
             return try utf16.write(nested)
         }
     }
+
+    @Test("format 90 and later name each build configuration after its list's owner; earlier formats by its name")
+    func configurationNames() throws {
+        func project(_ version: String) -> PropertyListValue {
+            ["objectVersion": .string(version), "rootObject": "P", "objects": [
+                "P": ["isa": "PBXProject", "buildConfigurationList": "L1", "targets": ["T"]],
+                "T": ["isa": "PBXNativeTarget", "name": "App", "buildConfigurationList": "L2"],
+                "L1": ["isa": "XCConfigurationList", "buildConfigurations": ["C1"]],
+                "L2": ["isa": "XCConfigurationList", "buildConfigurations": ["C2"]],
+                "C1": ["isa": "XCBuildConfiguration", "name": "Debug"],
+                "C2": ["isa": "XCBuildConfiguration", "name": "Release"],
+                "C3": ["isa": "XCBuildConfiguration", "name": "Orphan"],
+            ]]
+        }
+        let new = try Self.write(project("100"))
+        #expect(new.contains("\t\tC1 /* Debug configuration for PBXProject \"Planner\" */ = {"))
+        #expect(new.contains("\t\t\t\tC2 /* Release configuration for PBXNativeTarget \"App\" */,"))
+        #expect(new.contains("\t\tC3 /* Orphan */ = {"))
+        #expect(try Self.write(project("90")).contains("C1 /* Debug configuration for PBXProject"))
+        let old = try Self.write(project("77"))
+        #expect(old.contains("\t\tC1 /* Debug */ = {") && old.contains("C2 /* Release */,"))
+    }
+
+    @Test("a plugin product is named without plugin:; a remote package keeps the extension its file recorded")
+    func packageVariants() throws {
+        let value: PropertyListValue = ["rootObject": "P", "objects": [
+            "P": ["isa": "PBXProject", "packageReferences": ["R"]],
+            "R": ["isa": "XCRemoteSwiftPackageReference", "repositoryURL": "https://github.com/Bearologics/LightChart.git"],
+            "D": ["isa": "XCSwiftPackageProductDependency", "package": "R", "productName": "plugin:SwiftLint"],
+            "B": ["isa": "PBXBuildFile", "productRef": "D"],
+            "F": ["isa": "PBXFrameworksBuildPhase", "files": ["B"]],
+        ]]
+        let plain = try Self.write(value)
+        #expect(plain.contains("\t\tD /* SwiftLint */ = {") && plain.contains("B /* SwiftLint in Frameworks */"))
+        #expect(plain.contains("R /* XCRemoteSwiftPackageReference \"LightChart\" */"))
+        var writer = OpenStepWriter(style: .xcodeProject)
+        writer.recordedComments = XcodeProject.recordedComments(in: Array("\t\tR /* XCRemoteSwiftPackageReference \"LightChart.git\" */ = {\n".utf8))
+        let recorded = String(decoding: try writer.write(value), as: UTF8.self)
+        #expect(recorded.contains("R /* XCRemoteSwiftPackageReference \"LightChart.git\" */") && !recorded.contains("\"LightChart\""))
+        // Only a form Xcode writes is kept: any other recorded comment is not.
+        writer.recordedComments = ["R": "XCRemoteSwiftPackageReference \"Something else\""]
+        #expect(String(decoding: try writer.write(value), as: UTF8.self).contains("R /* XCRemoteSwiftPackageReference \"LightChart\" */"))
+        // The recorded comments of a file: definitions only, by ID.
+        let comments = XcodeProject.recordedComments(in: Array(Self.expected.utf8))
+        #expect(comments["AA0000000000000000000012"] == "ArgumentParser in Frameworks")
+        #expect(comments["AA0000000000000000000001"] == "Project object")
+        #expect(comments["AA0000000000000000000003"] == nil)
+        #expect(comments.count == 17)
+    }
 }
+

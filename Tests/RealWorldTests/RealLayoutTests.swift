@@ -140,10 +140,10 @@ struct RealLayoutTests {
         Self.xmlExceptions.first { entry.name.hasSuffix($0.key) }?.value
     }
 
-    @Test(".strings files in UTF-16 (both byte orders) and UTF-8 (with and without a mark) are written back in their encoding, and read the same")
+    @Test(".strings files in UTF-16 (both byte orders) and UTF-8 (with and without a mark) are written back in their encoding, and over themselves byte for byte")
     func stringsFiles() throws {
         var encodings: [TextEncoding: Int] = [:]
-        var commentOnly = 0
+        var commentOnly = 0, identical = 0
         for entry in try RealWorldTests.entries("strings") where RealWorldTests.expectedRefusal(entry) == nil {
             let original = try RealWorldTests.bytes(entry)
             let reading = try Document.read(document: original)
@@ -157,7 +157,12 @@ struct RealLayoutTests {
             #expect(back.value == reading.value && back.textEncoding == encoding && back.format == .strings, "\(entry.name)")
             // The file's own order is kept.
             #expect(back.value.dictionaryValue?.keys.elementsEqual(reading.value.dictionaryValue?.keys ?? []) == true)
+            // Written over itself (as an edit that changes nothing), byte for byte, comments and all.
+            #expect(try Document.writeBytes(reading.value, as: .strings, keyOrder: .insertion, textEncoding: encoding, over: reading) == original,
+                    "\(entry.name)")
+            identical += 1
         }
+        #expect(identical == 102)
         // The corpus holds every encoding Apple's tools write .strings in, and Xcode's comment-only template.
         #expect(Set(encodings.keys) == Set(TextEncoding.allCases), "\(encodings)")
         #expect(commentOnly > 0)

@@ -78,8 +78,9 @@ struct Convert: ParsableCommand {
                 let name = Document.xcodeProjectName(given: projectName, path: file == "-" ? nil : file, input: bytes)
                 // OpenStep text to OpenStep text keeps its encoding (a UTF-16 .strings file stays UTF-16).
                 let encoding = document == .openStep || document == .strings ? input.textEncoding ?? .utf8 : .utf8
+                // Written over the input: a .strings file keeps its comments, a project what its comments recorded.
                 encoded = try Document.writeBytes(value, as: document, keyOrder: style.keyOrder(for: document), readable: style.readable,
-                                                  compact: style.compact, projectName: name, textEncoding: encoding)
+                                                  compact: style.compact, projectName: name, textEncoding: encoding, over: input)
             } else {
                 encoded = try LiteralOutput.write(value, as: format == .swift ? .swift : .objc, sourceFile: file, outputFile: destination)
                 if header {
