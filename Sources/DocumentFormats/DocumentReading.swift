@@ -51,6 +51,10 @@ extension Document {
         case .xml: return Reading(value: try XMLPropertyListReader(limits: limits).read(bytes), format: .xml)
         case .json: return Reading(value: try readJSON(bytes, limits: limits), format: .json)
         case .openStep: return try readOpenStep(bytes, limits: limits)
+        case .unknown:
+            // unknownFormat: binary data (NUL bytes, no UTF-16 mark) that is no bplist: no text format holds it.
+            throw PropertyListError(.unknownFormat, "not a property list: binary data that is not bplist00, and not text (UTF-8, or UTF-16 after a byte-order mark)",
+                                    at: .byteOffset(0))
         case .jsonOrOpenStep:
             // OpenStep first, as plutil (CoreFoundation, then JSON): the texts both
             // read (`{}`, a quoted string) read alike, and stay OpenStep text.
@@ -74,19 +78,25 @@ extension Document {
         case jsonOrOpenStep
         /// Anything else, including a text of only whitespace and comments.
         case openStep
+        /// Binary data in no format this package reads: NUL bytes without a
+        /// UTF-16 byte-order mark (no text format holds a raw NUL), and no `bplist`.
+        case unknown
     }
 
     /// The format of a document, from its first bytes: `bplist` is binary;
     /// otherwise the first character after the byte-order mark (UTF-8,
     /// UTF-16 LE or BE) and whitespace decides — `<` XML (or OpenStep `<hex>`
-    /// data and `<*…>` values), `[` JSON, `{` or `"` JSON or OpenStep, anything
-    /// else OpenStep. Nothing is parsed.
+    /// data and `<*…>` values), `[` JSON, `{` or `"` OpenStep or JSON, anything
+    /// else OpenStep; UTF-8 holding a NUL byte in its first 4 KiB is binary data
+    /// in no format we read. Nothing is parsed.
     public static func detectText(_ bytes: [UInt8]) -> DetectedFormat {
         if BinaryPropertyListReader.hasMagic(bytes) { return .binary }
         let (encoding, markLength) = TextEncoding.detect(bytes)
         // UTF-16 without a mark: `<` and NUL in either order (only an XML
         // declaration starts so; the XML reader names the encoding it refuses).
         if markLength == 0, bytes.starts(with: [0x00, 0x3C]) || bytes.starts(with: [0x3C, 0x00]) { return .xml }
+        // Binary data (an iOS NIBArchive, an image): a NUL byte, which no UTF-8 text holds.
+        if markLength == 0 || encoding == .utf8WithByteOrderMark, bytes.prefix(4096).contains(0) { return .unknown }
         var characters = TextCharacters(bytes: bytes, encoding: encoding, start: markLength)
         var first = characters.next()
         while let unit = first, unit == 0x20 || (0x09...0x0D).contains(unit) { first = characters.next() }

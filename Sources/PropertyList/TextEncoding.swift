@@ -40,10 +40,13 @@ public enum TextEncoding: String, Sendable, Hashable, CaseIterable {
         let (encoding, markLength) = detect(bytes)
         switch encoding {
         case .utf8, .utf8WithByteOrderMark:
-            guard let text = String(validating: bytes[markLength...], as: UTF8.self) else {
-                throw PropertyListError(.invalidUTF8, "the text is neither UTF-8 nor UTF-16 with a byte-order mark", at: .byteOffset(markLength))
+            let body = Array(bytes[markLength...])
+            do {
+                return String(copying: try UTF8Span(validating: body.span))
+            } catch {
+                throw PropertyListError(.invalidUTF8, "the text is neither UTF-8 nor UTF-16 with a byte-order mark",
+                                        at: .byteOffset(markLength + error.byteOffsets.lowerBound))
             }
-            return text
         case .utf16LittleEndian, .utf16BigEndian:
             guard bytes.count % 2 == 0 else {
                 throw PropertyListError(.invalidUTF8, "UTF-16 text of an odd number of bytes", at: .byteOffset(bytes.count - 1))

@@ -35,7 +35,10 @@ extension OpenStepWriter {
         var meter = ExpansionMeter(limit: maxExpandedBytes)
         try meter.charge(depth: 0, payload: layout.scalars.count)
         let scalars = layout.scalars
-        var out = String.UnicodeScalarView()
+        // An array, not a String.UnicodeScalarView: appending to the view copies it
+        // whole each time (quadratic; ScalingTests, "replace in a .strings file").
+        var out: [Unicode.Scalar] = []
+        out.reserveCapacity(scalars.count + 64)
         var cursor = 0
         for (span, (key, old)) in zip(layout.entries, layout.original) {
             out.append(contentsOf: scalars[cursor..<span.lowerBound])
@@ -44,8 +47,8 @@ extension OpenStepWriter {
                 // Removed: its line goes too when the entry had it to itself.
                 var lineEnd = cursor
                 while lineEnd < scalars.count, scalars[lineEnd] == " " || scalars[lineEnd] == "\t" { lineEnd += 1 }
-                let lineStart = out.lastIndex(where: { $0 != " " && $0 != "\t" }).map { out.index(after: $0) } ?? out.startIndex
-                let aloneBefore = lineStart == out.startIndex || out[out.index(before: lineStart)] == "\n"
+                let lineStart = out.lastIndex(where: { $0 != " " && $0 != "\t" }).map { $0 + 1 } ?? 0
+                let aloneBefore = lineStart == 0 || out[lineStart - 1] == "\n"
                 let lineBreak = lineEnd < scalars.count && scalars[lineEnd] == "\n" ? 1
                     : lineEnd + 1 < scalars.count && scalars[lineEnd] == "\r" && scalars[lineEnd + 1] == "\n" ? 2 : 0
                 if aloneBefore, lineBreak > 0 {
@@ -69,7 +72,9 @@ extension OpenStepWriter {
         }
         // A text of no characters is no document: an empty .strings file is a line break.
         if out.isEmpty { out.append("\n") }
-        return encoding.encode(String(out))
+        var text = ""
+        text.unicodeScalars.append(contentsOf: out)
+        return encoding.encode(text)
     }
 
     /// One entry as the `.strings` style writes it.

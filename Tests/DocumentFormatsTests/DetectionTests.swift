@@ -27,6 +27,10 @@ struct DetectionTests {
             }
         }
         #expect(Document.detectText(Array("bplist00".utf8)) == .binary)
+        // Binary data that is no bplist (an iOS NIBArchive): in no format we read.
+        #expect(Document.detectText(Array("NIBArchive\u{1}\u{0}\u{0}\u{0}".utf8)) == .unknown)
+        #expect(throws: PropertyListError(.unknownFormat, "")) { try Document.read(document: Array("NIBArchive\u{1}\u{0}".utf8)) }
+        #expect(Document.detectText(TextEncoding.utf16LittleEndian.encode("a = b;")) == .openStep)
         // UTF-16 without a mark: only XML declares it (and the XML reader refuses it by name).
         #expect(Document.detectText([0x3C, 0x00, 0x3F, 0x00]) == .xml)
         #expect(PropertyListFormat.detect(Self.utf16("<plist/>", littleEndian: true)) == .xml)

@@ -54,14 +54,17 @@ struct CLITests {
         try Data("two words\n".utf8).write(to: prose)
         let binary = directory.appendingPathComponent("blob")
         try Data([0xFF, 0x00, 0x17]).write(to: binary)
-        let result = try Self.plistkit("lint", "/nonexistent/file.plist", prose.path, binary.path)
+        let latin1 = directory.appendingPathComponent("latin1.strings")
+        try Data([0x61, 0x20, 0x3D, 0x20, 0xE9, 0x3B]).write(to: latin1)
+        let result = try Self.plistkit("lint", "/nonexistent/file.plist", prose.path, binary.path, latin1.path)
         #expect(result.status == 1)
         let lines = result.stdout.split(separator: "\n")
-        #expect(lines.count == 3)
+        #expect(lines.count == 4)
         #expect(lines[0].hasPrefix("/nonexistent/file.plist: readFailed: cannot open"))
         // Text is OpenStep (a bare word is a string, as plutil reads it); these are not.
         #expect(lines[1] == "\(prose.path): trailingBytes: text follows the top value (at line 1, column 5)")
-        #expect(lines[2] == "\(binary.path): invalidUTF8: the text is neither UTF-8 nor UTF-16 with a byte-order mark (at offset 0)")
+        #expect(lines[2] == "\(binary.path): unknownFormat: not a property list: binary data that is not bplist00, and not text (UTF-8, or UTF-16 after a byte-order mark) (at offset 0)")
+        #expect(lines[3] == "\(latin1.path): invalidUTF8: the text is neither UTF-8 nor UTF-16 with a byte-order mark (at offset 4)")
     }
 
     @Test("print: a readable sorted tree like plutil -p")

@@ -230,7 +230,7 @@ struct ScalingTests {
         try Self.expectLinear("convert --format binary1", ["convert", "{}", "--format", "binary1"], n: 4000, Self.manyKeys)
     }
 
-    @Test("OpenStep: a quoted string of n characters read, a project of n files written in Xcode's layout")
+    @Test("OpenStep: a quoted string of n characters read, a project of n files written in Xcode's layout and edited, a .strings file of n entries edited")
     func openStep() throws {
         // Each quoted character used to recount the string (2.7 s for 80,000).
         try Self.expectLinear("OpenStep quoted string", ["convert", "{}", "--format", "json"], n: 40_000) { n in
@@ -238,9 +238,19 @@ struct ScalingTests {
         }
         // Each build file's comment used to scan every object for its phase.
         try Self.expectLinear("convert --format pbxproj", ["convert", "{}", "--format", "pbxproj"], n: 400, Self.xcodeProject)
+        // An edit of a project: recorded comments, owner-named configurations, packages, exception sets.
+        try Self.expectLinear("replace in a project", ["replace", "archiveVersion", "{}", "--string", "1", "-o", "-"], n: 400) { n in
+            let written = try run(CLITests.plistkit, ["convert", "-", "--format", "pbxproj"], stdin: Data(Self.xcodeProject(n))).stdout
+            return [UInt8](written)
+        }
+        // An edit of a .strings file of n commented entries, written over its text.
+        try Self.expectLinear("replace in a .strings file", ["replace", "k0", "{}", "--string", "changed", "-o", "-"], n: 2000) { n in
+            Array((0..<n).map { "/* Entry \($0) */\n\"k\($0)\" = \"value \($0)\";\n" }.joined().utf8)
+        }
     }
 
-    /// An Xcode project of `n` source files: a file reference and a build file each, all in one Sources phase.
+    /// An Xcode project of `n` source files (a file reference and a build file
+    /// each, all in one phase) and `n` of each object whose comment has a rule of its own.
     static func xcodeProject(_ n: Int) -> [UInt8] {
         func id(_ kind: Int, _ i: Int) -> String { String(format: "%02d%022d", kind, i) }
         var objects = ""
@@ -250,10 +260,25 @@ struct ScalingTests {
             objects += "\(id(2, i)) = {isa = PBXBuildFile; fileRef = \(id(1, i)); };\n"
             files.append(id(2, i))
         }
+        // Format 100's owner-named configurations, packages with products and
+        // build files, synchronized groups with exception sets: n of each.
+        var configurations: [String] = [], packages: [String] = [], groups: [String] = []
+        for i in 0..<n {
+            objects += "\(id(6, i)) = {isa = XCBuildConfiguration; name = C\(i); buildSettings = {}; };\n"
+            objects += "\(id(7, i)) = {isa = XCRemoteSwiftPackageReference; repositoryURL = \"https://example.com/p\(i).git\"; };\n"
+            objects += "\(id(8, i)) = {isa = XCSwiftPackageProductDependency; package = \(id(7, i)); productName = \"plugin:P\(i)\"; };\n"
+            objects += "\(id(9, i)) = {isa = PBXBuildFile; productRef = \(id(8, i)); };\n"
+            objects += "\(id(10, i)) = {isa = PBXFileSystemSynchronizedRootGroup; path = G\(i); exceptions = (\(id(11, i))); };\n"
+            objects += "\(id(11, i)) = {isa = PBXFileSystemSynchronizedBuildFileExceptionSet; target = \(id(12, 0)); };\n"
+            (configurations, packages, groups) = (configurations + [id(6, i)], packages + [id(7, i)], groups + [id(10, i)])
+            files.append(id(9, i))
+        }
         objects += "\(id(3, 0)) = {isa = PBXSourcesBuildPhase; files = (\(files.joined(separator: ","))); };\n"
-        objects += "\(id(4, 0)) = {isa = PBXProject; mainGroup = \(id(5, 0)); targets = (); };\n"
-        objects += "\(id(5, 0)) = {isa = PBXGroup; children = (); sourceTree = \"<group>\"; };\n"
-        return Array("// !$*UTF8*$!\n{ archiveVersion = 1; objects = {\n\(objects)}; rootObject = \(id(4, 0)); }\n".utf8)
+        objects += "\(id(4, 0)) = {isa = PBXProject; mainGroup = \(id(5, 0)); targets = (\(id(12, 0))); packageReferences = (\(packages.joined(separator: ","))); };\n"
+        objects += "\(id(5, 0)) = {isa = PBXGroup; children = (\(groups.joined(separator: ","))); sourceTree = \"<group>\"; };\n"
+        objects += "\(id(12, 0)) = {isa = PBXNativeTarget; name = App; buildConfigurationList = \(id(13, 0)); };\n"
+        objects += "\(id(13, 0)) = {isa = XCConfigurationList; buildConfigurations = (\(configurations.joined(separator: ","))); };\n"
+        return Array("// !$*UTF8*$!\n{ archiveVersion = 1; objectVersion = 100; objects = {\n\(objects)}; rootObject = \(id(4, 0)); }\n".utf8)
     }
 
     @Test("XML reader: n dictionaries (records of one kind), one dictionary of n keys, an array of n members")
