@@ -62,7 +62,7 @@ public enum XcodeProject {
     /// dictionary of dictionaries, each with a string `isa`) and a string
     /// `rootObject` — what ``OpenStepWriter/Style/xcodeProject`` writes.
     public static func isProject(_ value: PropertyListValue) -> Bool {
-        XcodeProjectLayout(value, projectName: "") != nil
+        XcodeProjectLayout.parts(of: value) != nil
     }
 
     /// Whether a text starts as every project file Xcode writes: `// !$*UTF8*$!`.

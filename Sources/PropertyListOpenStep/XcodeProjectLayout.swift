@@ -29,9 +29,7 @@ struct XcodeProjectLayout {
     /// Nil unless `value` is a project: a dictionary with `objects` (a
     /// dictionary of dictionaries, each with a string `isa`) and `rootObject`.
     init?(_ value: PropertyListValue, projectName: String, recordedComments: [String: String] = [:]) {
-        guard case .dictionary(let root) = value, case .dictionary(let objects)? = root["objects"],
-              case .string? = root["rootObject"],
-              objects.values.allSatisfy({ if case .string? = $0["isa"] { return true }; return false }) else { return nil }
+        guard let (root, objects) = Self.parts(of: value) else { return nil }
         self.root = root
         self.objects = objects
         self.projectName = projectName
@@ -86,6 +84,14 @@ struct XcodeProjectLayout {
         }
         configurationComments = configurations
         exceptionSetComments = exceptionSets
+    }
+
+    /// A project's top dictionary and its objects, when `value` is a project.
+    static func parts(of value: PropertyListValue) -> (root: PropertyListDictionary, objects: PropertyListDictionary)? {
+        guard case .dictionary(let root) = value, case .dictionary(let objects)? = root["objects"],
+              case .string? = root["rootObject"],
+              objects.values.allSatisfy({ if case .string? = $0["isa"] { return true }; return false }) else { return nil }
+        return (root, objects)
     }
 
     /// The project's text, within `meter`'s expanded-size budget and `maxDepth`.

@@ -433,6 +433,18 @@ struct OpenStepCLITests {
         let original = try Data(contentsOf: Paths.golden.appendingPathComponent("openstep/project.pbxproj"))
         try original.write(to: peerProject)
         #expect(try run(CLITests.plistkit, ["convert", peerProject.path, "--format", "pbxproj"]).stdout == original)
+        // The project's name: --project-name (with pbxproj only), else the path, else as the text records it.
+        let named = Self.text(try run(CLITests.plistkit, ["convert", project.path, "--format", "pbxproj", "--project-name", "Planner"]).stdout)
+        #expect(try run(CLITests.plistkit, ["convert", project.path, "--format", "json", "--project-name", "Planner"]).status == 64)
+        let bundle = directory.appendingPathComponent("Trips.xcodeproj")
+        try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
+        let inBundle = bundle.appendingPathComponent("project.pbxproj")
+        try Data(#"{ objects = { P = { isa = PBXProject; buildConfigurationList = L; }; L = { isa = XCConfigurationList; }; }; rootObject = P; }"#.utf8).write(to: inBundle)
+        let fromPath = Self.text(try run(CLITests.plistkit, ["convert", inBundle.path, "--format", "pbxproj"]).stdout)
+        #expect(fromPath.contains("L /* Build configuration list for PBXProject \"Trips\" */"))
+        let piped = try run(CLITests.plistkit, ["convert", "-", "--format", "pbxproj"], stdin: Data(fromPath.utf8))
+        #expect(Self.text(piped.stdout) == fromPath)
+        #expect(!named.isEmpty)
         #expect(try run(CLITests.plistkit, ["replace", "objects.DDDDDDDDDDDDDDDDDDDDDDDD.buildSettings.SWIFT_VERSION", peerProject.path,
                                             "--string", "6.0"]).status == 0)
         let linesBefore = Self.text(original).split(separator: "\n", omittingEmptySubsequences: false)

@@ -36,6 +36,7 @@ struct Convert: ParsableCommand {
     var projectName: String?
 
     func validate() throws {
+        if projectName != nil, format != .pbxproj { throw ValidationError("--project-name goes with --format pbxproj") }
         if header {
             guard format == .objc else { throw ValidationError("--header goes with --format objc") }
             guard destination != "-" else { throw ValidationError("--header needs an output file (-o or -e) to put the header beside") }
@@ -75,7 +76,7 @@ struct Convert: ParsableCommand {
             let value = input.value
             let encoded: [UInt8]
             if let document = format.output {
-                let name = Document.xcodeProjectName(given: projectName, path: file == "-" ? nil : file, input: bytes)
+                let name = document == .xcodeProject ? Document.xcodeProjectName(given: projectName, path: file == "-" ? nil : file, input: bytes) : ""
                 // OpenStep text to OpenStep text keeps its encoding (a UTF-16 .strings file stays UTF-16).
                 let encoding = document == .openStep || document == .strings ? input.textEncoding ?? .utf8 : .utf8
                 // Written over the input: a .strings file keeps its comments, a project what its comments recorded.

@@ -250,7 +250,7 @@ struct EditOutputOptions: ParsableArguments {
         let outputFormat = format?.output ?? input.format
         // A text keeps its encoding when it stays OpenStep text; a project is UTF-8.
         let encoding = outputFormat == .openStep || outputFormat == .strings ? input.textEncoding ?? .utf8 : .utf8
-        let name = Document.xcodeProjectName(given: projectName, path: file == "-" ? nil : file, input: inputBytes)
+        let name = outputFormat == .xcodeProject ? Document.xcodeProjectName(given: projectName, path: file == "-" ? nil : file, input: inputBytes) : ""
         let bytes = try Document.writeBytes(value, as: outputFormat, keyOrder: style.keyOrder(for: outputFormat), readable: style.readable,
                                             compact: style.compact, projectName: name, textEncoding: encoding, over: input)
         try Files.write(bytes, to: output ?? file)
