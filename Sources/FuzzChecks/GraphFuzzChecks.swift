@@ -2,6 +2,7 @@ import FoundationEssentials
 import KeyedArchive
 import PropertyList
 import UserInfo
+import TypedJSON
 
 /// The graph reader against the ten-type reader (Specs/fuzzing.md,
 /// "keyed-decode"; Specs/keyed-archive.md, "Graph"), on binary archives: the
@@ -32,6 +33,7 @@ struct GraphAgreement {
         guard (try? BinaryPropertyListReader(limits: limits).read(document)) != nil else { return }
         let graph: KeyedArchiveGraph?
         do { graph = try KeyedArchiveGraph(reading: document, limits: limits) } catch { graph = nil }
+        if let graph { try checkRendering(graph, inputBytes: document.count) }
         let value: UserInfoValue
         do {
             value = try KeyedArchiveReader(limits: limits).read(document)
@@ -47,6 +49,24 @@ struct GraphAgreement {
         // The ten-type reader accepted it: acyclic and within maxDepth, so the graph resolves.
         guard graph.userInfoValue() == value else {
             throw FuzzFinding(entryPoint: .keyedDecode, message: "the graph and the ten-type reader read different values")
+        }
+    }
+
+    /// The graph's output is linear in the archive (Specs/keyed-archive.md,
+    /// "Graph"): its rendering fits the budget of the input's bytes (what
+    /// plistkit applies), and the JSON written from it stays within the cost
+    /// bound of its expanded size.
+    func checkRendering(_ graph: KeyedArchiveGraph, inputBytes: Int) throws(FuzzFinding) {
+        let budget = PropertyListLimits.default.expansionBudget(inputBytes: inputBytes)
+        for plainJSON in [false, true] {
+            let rendered: PropertyListValue
+            do { rendered = try graph.rendered(plainJSON: plainJSON, maxExpandedBytes: budget) } catch {
+                throw FuzzFinding(entryPoint: .keyedDecode, message: "the graph of a \(inputBytes)-byte archive renders past its budget of \(budget): \(error)")
+            }
+            let oracle = CostOracle(entryPoint: .keyedDecode)
+            let size = try oracle.expandedSize(of: rendered, budget: budget)
+            try oracle.checkOutput(TypedJSONWriter(pretty: true).write(rendered).count, "graph typed JSON", expandedSize: size)
+            try oracle.checkOutput(rendered.description.utf8.count, "printed graph", expandedSize: size)
         }
     }
 }

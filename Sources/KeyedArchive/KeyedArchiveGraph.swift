@@ -43,9 +43,10 @@ public struct KeyedArchiveGraph: Sendable, Hashable {
         case set([Int])
         /// NSDictionary / NSMutableDictionary: references to the keys and to the values, pairwise.
         case dictionary(keys: [Int], values: [Int])
-        /// Any other object: its class chain (most specific first) and its fields,
-        /// as archived (a UID field is a reference).
-        case object(classes: [String], fields: PropertyListDictionary)
+        /// Any other object: the number of its class entry, that entry's class
+        /// chain (most specific first, shared by every object of the class) and
+        /// its fields, as archived (a UID field is a reference).
+        case object(classEntry: Int, classes: [String], fields: PropertyListDictionary)
         /// A class entry (`$classname`, `$classes`), named by objects' `$class`.
         case classEntry([String])
     }
@@ -126,6 +127,7 @@ public struct KeyedArchiveGraph: Sendable, Hashable {
             throw UserInfoError(.missingClass, "object \(index) has no $class", objectIndex: index)
         }
         let chain = try resolve(classReference, of: index, objects: objects, classes: &classes)
+        let entry = Int(classReference.uidValue!)
         fields[Field.class] = nil
         // Every UID in the fields names an object.
         for (name, value) in fields {
@@ -196,7 +198,7 @@ public struct KeyedArchiveGraph: Sendable, Hashable {
         case .null?:
             return .null
         case nil:
-            return .object(classes: chain, fields: fields)
+            return .object(classEntry: entry, classes: chain, fields: fields)
         }
     }
 
@@ -305,13 +307,19 @@ public struct KeyedArchiveGraph: Sendable, Hashable {
 
     /// The graph as one property-list value, for printing and JSON:
     /// `{"top": {KEY: …}, "objects": {"N": …}}` (`$top`'s keys in their own
-    /// order, `{"root": {"$ref": N}}` for an archive of one object), each object rendered as
-    /// its value (Foundation value classes) or `{"$class": …, "$classes": […], field: …}`,
-    /// each reference as `{"$ref": N}` (`{"$ref": 0}` is nil). Class entries are
-    /// left out (their chains are on the objects). With `plainJSON`, data and
-    /// dates are written as `{"$data": base64}` and `{"$date": ISO 8601}`,
-    /// which plain JSON can hold.
-    public func rendered(plainJSON: Bool = false) -> PropertyListValue {
+    /// order, `{"root": {"$ref": N}}` for an archive of one object), each object
+    /// rendered as its value (Foundation value classes) or as its fields with
+    /// `"$class": {"$ref": N}`, N its class entry, which is rendered once as
+    /// `{"$classname": …, "$classes": […]}` (a chain repeated per object made the
+    /// output grow with objects × chain: 43 MB of JSON from 23 KB), each
+    /// reference as `{"$ref": N}` (`{"$ref": 0}` is nil). With `plainJSON`, data
+    /// and dates are written as `{"$data": base64}` and `{"$date": ISO 8601}`,
+    /// which plain JSON can hold. The rendering is linear in the archive.
+    ///
+    /// - Throws: ``UserInfoError`` ``ErrorCode/expansionLimitExceeded`` when the
+    ///   rendering's expanded size passes `maxExpandedBytes` (Specs/value-model.md,
+    ///   "Expanded size"; plistkit passes the input's budget).
+    public func rendered(plainJSON: Bool = false, maxExpandedBytes: Int = Int.max) throws(UserInfoError) -> PropertyListValue {
         func ref(_ index: Int) -> PropertyListValue { .dictionary(["$ref": .integer(PropertyListInteger(index))]) }
         func scalar(_ value: PropertyListValue) -> PropertyListValue {
             guard plainJSON else { return value }
@@ -336,7 +344,9 @@ public struct KeyedArchiveGraph: Sendable, Hashable {
         for (index, node) in objects.enumerated() {
             let value: PropertyListValue
             switch node {
-            case .nilObject, .classEntry: continue
+            case .nilObject: continue
+            case .classEntry(let chain):
+                value = .dictionary(["$classname": .string(chain[0]), "$classes": .array(chain.map { .string($0) })])
             case .value(let plain): value = scalar(plain)
             case .string(let string): value = .string(string)
             case .data(let data): value = scalar(.data(data))
@@ -348,10 +358,9 @@ public struct KeyedArchiveGraph: Sendable, Hashable {
             case .set(let members): value = .dictionary(["$class": "NSSet", "members": .array(members.map(ref))])
             case .dictionary(let keys, let values):
                 value = .dictionary(["$class": "NSDictionary", "keys": .array(keys.map(ref)), "values": .array(values.map(ref))])
-            case .object(let classes, let fields):
+            case .object(let entry, _, let fields):
                 var dictionary = PropertyListDictionary()
-                dictionary["$class"] = .string(classes[0])
-                dictionary["$classes"] = .array(classes.map { .string($0) })
+                dictionary["$class"] = ref(entry)
                 for (name, member) in fields { dictionary[name] = field(member) }
                 value = .dictionary(dictionary)
             }
@@ -359,6 +368,31 @@ public struct KeyedArchiveGraph: Sendable, Hashable {
         }
         var renderedTop = PropertyListDictionary()
         for (key, value) in top { renderedTop[key] = field(value) }
-        return .dictionary(["top": .dictionary(renderedTop), "objects": .dictionary(rendered)])
+        let value: PropertyListValue = .dictionary(["top": .dictionary(renderedTop), "objects": .dictionary(rendered)])
+        // expansionLimitExceeded: the rendering is measured as every output is.
+        var remaining = maxExpandedBytes
+        guard Self.fits(value, depth: 0, within: &remaining) else {
+            throw UserInfoError(.expansionLimitExceeded, "the graph's rendering expands past \(maxExpandedBytes) bytes (maxExpandedBytes)")
+        }
+        return value
+    }
+
+    /// Whether `value`'s expanded size fits in `remaining` (which it reduces);
+    /// stops at the first node past it. Recursion is bounded by the archive's
+    /// own depth plus three.
+    private static func fits(_ value: PropertyListValue, depth: Int, within remaining: inout Int) -> Bool {
+        remaining -= ExpandedSize.node(depth: depth, payload: value.payloadBytes)
+        guard remaining >= 0 else { return false }
+        switch value {
+        case .array(let elements):
+            for element in elements where !fits(element, depth: depth + 1, within: &remaining) { return false }
+        case .dictionary(let dictionary):
+            for (key, member) in dictionary {
+                remaining -= key.utf8.count
+                guard remaining >= 0, fits(member, depth: depth + 1, within: &remaining) else { return false }
+            }
+        default: break
+        }
+        return true
     }
 }

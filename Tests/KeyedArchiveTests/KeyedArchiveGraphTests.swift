@@ -23,7 +23,7 @@ struct KeyedArchiveGraphTests {
     }
 
     static func fields(_ graph: KeyedArchiveGraph, _ index: Int) -> (classes: [String], fields: PropertyListDictionary)? {
-        guard case .object(let classes, let fields) = graph.objects[index] else { return nil }
+        guard case .object(_, let classes, let fields) = graph.objects[index] else { return nil }
         return (classes, fields)
     }
 
@@ -85,7 +85,7 @@ struct KeyedArchiveGraphTests {
         guard case .date(let date) = shared.objects[try #require(entries["when"])] else { Issue.record("no date"); return }
         #expect(date.timeIntervalSinceReferenceDate == 5)
         // Rendering is a property list with references as {"$ref": N}.
-        let rendered = shared.rendered(plainJSON: true)
+        let rendered = try shared.rendered(plainJSON: true)
         #expect(rendered["top"] == .dictionary(["root": .dictionary(["$ref": .integer(PropertyListInteger(sharedRoot))])]))
     }
 
@@ -169,10 +169,11 @@ struct KeyedArchiveGraphTests {
         #expect(nib.top == ["IB.objectdata": .uid(1), "IB.systemFontUpdateVersion": 1])
         #expect(nib.root == nil && nib.userInfoValue() == nil)
         // Rendered with every key, in $top's own order, references as {"$ref": N}.
-        let rendered = nib.rendered()
+        let rendered = try nib.rendered()
         #expect(rendered["top"] == ["IB.objectdata": ["$ref": 1], "IB.systemFontUpdateVersion": 1])
         #expect(rendered["top"]?.dictionaryValue.map { Array($0.keys) } == ["IB.objectdata", "IB.systemFontUpdateVersion"])
-        #expect(rendered["objects"]?["1"]?["$class"] == "IBObjectContainer")
+        #expect(rendered["objects"]?["1"]?["$class"] == ["$ref": 2])
+        #expect(rendered["objects"]?["2"] == ["$classname": "IBObjectContainer", "$classes": ["IBObjectContainer", "NSObject"]])
         // UIDs nested in $top are references too; an empty $top is a graph without a root.
         #expect(try graph(["State": ["a": .uid(3), "b": [.uid(1)]]]).top["State"]?["a"] == .uid(3))
         #expect(try graph([:]).root == nil)

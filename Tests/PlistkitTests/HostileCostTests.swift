@@ -60,6 +60,30 @@ struct HostileCostTests {
         }
     }
 
+    /// An archive of `objects` objects of one class whose chain has `names` names.
+    static func longChainArchive(names: Int, objects count: Int) throws -> [UInt8] {
+        let chain: [PropertyListValue] = (0..<names).map { .string("C\($0)") }
+        // 1: the class; 2: an array of the objects; 3: NSArray's class; 4…: the objects, each its own.
+        var objects: [PropertyListValue] = ["$null", ["$classname": "C0", "$classes": .array(chain)],
+                                            ["$class": .uid(3), "NS.objects": .array((0..<count).map { .uid(UInt32(4 + $0)) })],
+                                            ["$classname": "NSArray", "$classes": ["NSArray", "NSObject"]]]
+        for _ in 0..<count { objects.append(["$class": .uid(1)]) }
+        return Array(try BinaryPropertyListWriter().write(["$archiver": "NSKeyedArchiver", "$version": 100_000,
+                                                           "$top": ["root": .uid(2)], "$objects": .array(objects)]))
+    }
+
+    @Test("an archive of 25,000 objects of one class with 4,000 names (about 550 KB): its graph names the class once (was SIGABRT after 21 s at 3 GB)")
+    func longClassChains() throws {
+        let input = try Self.longChainArchive(names: 4_000, objects: 25_000)
+        #expect(input.count < 600_000, "\(input.count)")
+        for arguments in [["unarchive", "--graph", "{}"], ["unarchive", "--graph", "{}", "--format", "json"], ["print", "{}"]] {
+            let outcome = try Self.run(arguments, input: input)
+            Self.expectBounded(outcome, input: input, code: nil, "\(arguments)")
+            // Linear in the input with a small constant: each object a few lines, the chain once.
+            #expect(outcome.stdoutBytes < 16 * input.count, "\(arguments): \(outcome.stdoutBytes) bytes of output for \(input.count)")
+        }
+    }
+
     @Test("one 64 KiB string shared 65,536 times (197 KB): refused (was 4.3 GB of JSON in 130 s, 8.4 GB RSS)")
     func sharedString() throws {
         let count = 65_536

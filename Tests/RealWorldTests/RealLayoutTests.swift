@@ -178,7 +178,7 @@ struct RealLayoutTests {
             tops.insert(keys)
             // Each $top reference names an object, shown in the rendering with every key.
             for case .uid(let uid) in graph.top.values { #expect(Int(uid) < graph.objects.count) }
-            #expect(graph.rendered()["top"]?.dictionaryValue?.count == keys.count)
+            #expect(try graph.rendered()["top"]?.dictionaryValue?.count == keys.count)
             // Not an archive of one userInfo value: no root for the ten-type reader.
             #expect(graph.root == nil)
         }

@@ -26,8 +26,9 @@ struct Print: ParsableCommand {
             if KeyedArchiveReader.isArchive(value), let userInfo = try? KeyedArchiveReader().unarchive(value, inputBytes: bytes.count) {
                 try Console.line(userInfo.description)
             } else if KeyedArchiveReader.isArchive(value), let graph = try? KeyedArchiveGraph(archive: value) {
-                // An archive of other classes: its objects, numbered, references as {"$ref": N}.
-                try Console.line(graph.rendered().description)
+                // An archive of other classes: its objects, numbered, references as {"$ref": N},
+                // measured against the input's budget like every output.
+                try Console.line(try graph.rendered(maxExpandedBytes: PropertyListLimits.default.expansionBudget(inputBytes: bytes.count)).description)
             } else {
                 try Console.line(value.description)
             }

@@ -38,7 +38,9 @@ struct Unarchive: ParsableCommand {
             let plist = try Document.read(document: bytes).value
             if graph {
                 let archive = try KeyedArchiveGraph(archive: plist)
-                let rendered = archive.rendered(plainJSON: format == .json)
+                // Linear in the archive, and measured against the input's budget like every output.
+                let budget = PropertyListLimits.default.expansionBudget(inputBytes: bytes.count)
+                let rendered = try archive.rendered(plainJSON: format == .json, maxExpandedBytes: budget)
                 try output.write(try Document.writeBytes(rendered, as: format == .json ? .json : .typedJSON, keyOrder: .insertion, readable: true))
                 return
             }
