@@ -253,7 +253,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FuzzRegressionTests",
-            dependencies: ["FuzzChecks", "TestSupport"],
+            dependencies: ["FuzzChecks", "DocumentFormats", "PropertyList", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -116,7 +116,7 @@ public enum Document {
             (writer.keyOrder, writer.compact) = (keyOrder, compact)
             return try writer.writeBytes(value)
         case .json:
-            var writer = PlainJSONWriter(maxExpandedBytes: limits.maxExpandedBytes)
+            var writer = PlainJSONWriter(maxExpandedBytes: limits.maxExpandedBytes, maxDepth: limits.maxDepth)
             (writer.keyOrder, writer.readable) = (keyOrder, readable)
             return Array(try writer.write(value))
         case .typedJSON:
@@ -133,6 +133,13 @@ public enum Document {
             }
             return try writer.writeBytes(value)
         }
+    }
+
+    /// A real as documents spell it (the XML reader's grammar: finite decimal
+    /// numbers, `nan`, `inf`, `infinity`); nil otherwise. For values given on
+    /// a command line, which follow the grammar of the documents they enter.
+    public static func real(_ text: String) -> Double? {
+        XMLPropertyListReader.real(text)
     }
 
     /// The name of the `.xcodeproj` a project file belongs to, for

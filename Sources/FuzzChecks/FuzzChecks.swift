@@ -51,10 +51,13 @@ public enum FuzzChecks {
             guard let value = try? BinaryPropertyListReader(limits: limits).read(document) else { return }
             let size = try CostOracle(entryPoint: entryPoint).expandedSize(of: value, budget: budget)
             try PropertyListRoundTrip(entryPoint: entryPoint, expandedSize: size).check(value)
+            // The literal writers, on a quarter of the values (Specs/fuzzing.md, "Output oracles").
+            if document.count & 3 == 0 { try LiteralOracle(entryPoint: entryPoint).check(value) }
         case .xmlDecode:
             guard let value = try? XMLPropertyListReader(limits: limits).read(document) else { return }
             let size = try CostOracle(entryPoint: entryPoint).expandedSize(of: value, budget: budget)
             try PropertyListRoundTrip(entryPoint: entryPoint, expandedSize: size).check(value)
+            if document.count & 3 == 0 { try LiteralOracle(entryPoint: entryPoint).check(value) }
         case .keyedDecode:
             try GraphAgreement(limits: limits).check(document)
             guard let value = try? UserInfoCodec(limits: limits).decode(document) else { return }
@@ -150,6 +153,14 @@ struct FormatLayerRoundTrip {
 }
 
 extension FuzzChecks {
+    /// What the literal oracle's reader makes of Swift source (nil for anything
+    /// outside the subset ``LiteralSource`` writes): for the tests that show the
+    /// oracle is not vacuous.
+    public static func swiftLiteralValue(_ text: String) -> PropertyListValue? {
+        var reader = SwiftLiteralReader(Array(text.unicodeScalars))
+        return reader.document()
+    }
+
     /// The property-list round trip alone, for a value the caller made: what the
     /// binary and XML oracles run after a successful decode.
     public static func checkRoundTrip(of value: PropertyListValue) throws(FuzzFinding) {

@@ -25,6 +25,11 @@ public struct ContainerLayout: Sendable, Hashable {
 
     /// macOS: `HOME/Library/Mobile Documents` (`HOME` absolute, checked by ``validate()``).
     public static func macOS(home: String, containers: Set<String> = []) -> ContainerLayout {
+        // A relative home, the empty one included, gives a relative root, which
+        // validate() refuses (`macos:` once mapped containers under /Library).
+        guard home.hasPrefix("/") else {
+            return ContainerLayout(root: (home.isEmpty ? "." : home) + "/Library/Mobile Documents", containers: containers)
+        }
         var trimmed = home
         while trimmed.hasSuffix("/") { trimmed.removeLast() }
         return ContainerLayout(root: trimmed + "/Library/Mobile Documents", containers: containers)

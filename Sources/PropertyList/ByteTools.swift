@@ -94,4 +94,37 @@ package enum JSONText {
         }
         out += "\""
     }
+
+    /// A quoted string for people to read (a printed tree, a report line): as
+    /// ``appendQuoted(_:to:)``, and DEL, the C1 controls, the line and paragraph
+    /// separators and the bidirectional controls as `\uXXXX` too, so that no
+    /// value moves the cursor, forges a line or reorders what a terminal shows
+    /// (Specs/plistkit.md, "Errors": the escaping of every human-readable line).
+    package static func appendReadableQuoted(_ string: String, to out: inout String) {
+        out += "\""
+        for scalar in string.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where isUnreadable(scalar):
+                let hex = String(scalar.value, radix: 16, uppercase: false)
+                out += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        out += "\""
+    }
+
+    /// The characters no human-readable output shows raw: C0, DEL, C1, the line
+    /// and paragraph separators, the bidirectional controls.
+    package static func isUnreadable(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029: return true
+        case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: return true
+        default: return false
+        }
+    }
 }

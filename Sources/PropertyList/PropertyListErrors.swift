@@ -221,4 +221,7 @@ extension ErrorCode {
     public static let unexpectedType = Self("unexpectedType")
     /// A container where only a scalar can be written (`plistkit extract … raw`).
     public static let notAScalar = Self("notAScalar")
+    /// A file name that generated source cannot spell where it must (an `#import`
+    /// has no escapes; `plistkit convert --format objc -o NAME`).
+    public static let unsafeFileName = Self("unsafeFileName")
 }

@@ -1,6 +1,7 @@
 import FoundationEssentials
 /// A readable tree, shaped like `plutil -p`: dictionary keys sorted, one
-/// entry per line, `=>` between key and value. See `Specs/plistkit.md`, "Output".
+/// entry per line, `=>` between key and value, strings quoted with every
+/// control and bidirectional character escaped. See `Specs/plistkit.md`, "Output".
 extension PropertyListValue: CustomStringConvertible {
     public var description: String {
         var out = ""
@@ -11,7 +12,7 @@ extension PropertyListValue: CustomStringConvertible {
     private func append(to out: inout String, indent: String) {
         switch self {
         case .string(let string):
-            JSONText.appendQuoted(string, to: &out)
+            JSONText.appendReadableQuoted(string, to: &out)
         case .integer(let integer): out += integer.description
         case .real(let real): out += real.description
         case .bool(let flag): out += flag ? "true" : "false"
@@ -43,7 +44,7 @@ extension PropertyListValue: CustomStringConvertible {
             let inner = indent + "  "
             for key in dictionary.sortedKeys {
                 out += inner
-                JSONText.appendQuoted(key, to: &out)
+                JSONText.appendReadableQuoted(key, to: &out)
                 out += " => "
                 dictionary[key]!.append(to: &out, indent: inner)
                 out += "\n"

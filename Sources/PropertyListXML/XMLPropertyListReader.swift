@@ -77,6 +77,16 @@ public struct XMLPropertyListReader: Sendable {
         }
     }
 
+    /// The number a `<real>` element's text stands for, by the reader's own
+    /// grammar (Specs/xml-plist.md, `invalidReal`): a finite decimal number, or
+    /// `nan`, `inf`, `infinity` as CoreFoundation spells them; nil for anything
+    /// else (hexadecimal floats, `1e999`, whitespace). Command-line values use
+    /// it, so that what they accept is what a document may hold.
+    public static func real(_ text: String) -> Double? {
+        var bytes = Array(text.utf8)
+        return bytes.withUnsafeMutableBufferPointer { ScalarText.real(UnsafeBufferPointer($0)) }
+    }
+
     /// True when `prefix` looks like an XML document, without parsing: `<`
     /// after an optional byte-order mark (UTF-8, or UTF-16 in either order)
     /// and whitespace, or UTF-16 `<` without a mark (which the reader then

@@ -13,6 +13,9 @@ public import PropertyList
 public struct PlainJSONWriter: Sendable {
     /// The largest expanded size written (Specs/value-model.md, "Expanded size").
     public var maxExpandedBytes: Int
+    /// Deepest nesting written: no deeper than ``PlainJSONReader`` reads with the
+    /// same limit, so that what is written reads back (``ErrorCode/depthLimitExceeded``).
+    public var maxDepth: Int
     /// The order of object keys (``KeyOrder/sorted`` by default).
     public var keyOrder: KeyOrder = .sorted
     /// Human-readable output (`plutil -r`): two-space indents, `"key" : value`,
@@ -20,13 +23,14 @@ public struct PlainJSONWriter: Sendable {
     public var readable = false
 
     /// Creates a writer.
-    public init(maxExpandedBytes: Int = PropertyListLimits.default.maxExpandedBytes) {
+    public init(maxExpandedBytes: Int = PropertyListLimits.default.maxExpandedBytes, maxDepth: Int = PropertyListLimits.default.maxDepth) {
         self.maxExpandedBytes = maxExpandedBytes
+        self.maxDepth = maxDepth
     }
 
     /// Encodes `value` as UTF-8 JSON text.
     public func write(_ value: PropertyListValue) throws(PropertyListError) -> Data {
-        try PropertyListLimits(maxExpandedBytes: maxExpandedBytes).validate()
+        try PropertyListLimits(maxDepth: maxDepth, maxExpandedBytes: maxExpandedBytes).validate()
         var meter = ExpansionMeter(limit: maxExpandedBytes)
         var out = ""
         try append(value, depth: 0, meter: &meter, to: &out)
@@ -49,6 +53,8 @@ public struct PlainJSONWriter: Sendable {
         case .date, .data, .uid:
             throw PropertyListError(.unrepresentableValue, "JSON cannot represent a \(value.typeName) value")
         case .array(let elements):
+            // depthLimitExceeded: never deeper than the reader reads.
+            guard depth < maxDepth else { throw PropertyListError(.depthLimitExceeded, "containers nest deeper than \(maxDepth)") }
             out += "["
             for (position, element) in elements.enumerated() {
                 if position > 0 { out += "," }
@@ -58,6 +64,7 @@ public struct PlainJSONWriter: Sendable {
             if !elements.isEmpty { newline(depth, &out) }
             out += "]"
         case .dictionary(let dictionary):
+            guard depth < maxDepth else { throw PropertyListError(.depthLimitExceeded, "containers nest deeper than \(maxDepth)") }
             out += "{"
             for (position, entry) in dictionary.writerOrder(keyOrder).enumerated() {
                 let (key, member) = dictionary[entry]

@@ -56,12 +56,15 @@ enum WireDocuments {
             case .errorPacket(let archive):
                 text += "error: a keyed archive of \(archive.count) bytes (an NSError)"
             case .activity(let record):
-                text += "activityType: \(record.activityType)\n"
-                text += "teamID: \"\(record.teamID)\"\n"
-                if let title = record.title { text += "title: \(title)\n" }
-                if let id = record.persistentID { text += "persistentID: \(id)\n" }
-                if let id = record.targetContentID { text += "targetContentID: \(id)\n" }
-                if let url = record.webpageURL { text += "webpageURL: \(url)\n" }
+                // Every string the sender chose is quoted and escaped, as the tree's
+                // strings are: no title may move the cursor or forge a line.
+                func quoted(_ string: String) -> String { PropertyListValue.string(string).description }
+                text += "activityType: \(quoted(record.activityType))\n"
+                text += "teamID: \(quoted(record.teamID))\n"
+                if let title = record.title { text += "title: \(quoted(title))\n" }
+                if let id = record.persistentID { text += "persistentID: \(quoted(id))\n" }
+                if let id = record.targetContentID { text += "targetContentID: \(quoted(id))\n" }
+                if let url = record.webpageURL { text += "webpageURL: \(quoted(url))\n" }
                 if let streams = record.streamsEndpoint { text += "streams endpoint: \(streams.count) bytes\n" }
                 if let bytes = record.userInfo {
                     let (userInfo, form) = try UserInfoWireForm.decode(bytes, limits: .default)

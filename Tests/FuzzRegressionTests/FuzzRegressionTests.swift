@@ -1,3 +1,5 @@
+import DocumentFormats
+import Foundation
 import FoundationEssentials
 import FuzzChecks
 import TestSupport
@@ -46,5 +48,13 @@ struct FuzzRegressionTests {
         #expect(throws: Never.self) { try FuzzChecks.check(.binaryDecode, nanDate) }
         // …and a value the oracle is handed directly is checked in every format.
         #expect(throws: FuzzFinding.self) { try FuzzChecks.checkRoundTrip(of: .date(Date(timeIntervalSinceReferenceDate: .nan))) }
+        // The literal oracle's reader reads what the writer writes, and nothing an injection would leave.
+        let value: PropertyListValue = ["a\n\u{202E}": [.integer(-1), .real(0.5), .data(Data([1, 2])), .date(Date(timeIntervalSinceReferenceDate: 3))],
+                                        "u": .integer(PropertyListInteger(UInt64.max)), "e": [:], "l": []]
+        let swift = String(decoding: try LiteralSource.write(value, as: .swift, sourceFile: "x.json", outputFile: "-"), as: UTF8.self)
+        #expect(FuzzChecks.swiftLiteralValue(swift) == value)
+        #expect(FuzzChecks.swiftLiteralValue(swift.replacingOccurrences(of: "\\n", with: "\n")) == nil)
+        #expect(FuzzChecks.swiftLiteralValue(swift + "print(1)\n") == nil)
+        #expect(FuzzChecks.swiftLiteralValue(swift.replacingOccurrences(of: "-1 as Int", with: "-1.0 as Double")) != value)
     }
 }

@@ -31,6 +31,11 @@ struct URLTranslationTests {
         #expect(ContainerLayout.macOS(home: "/Users/ada").root == "/Users/ada/Library/Mobile Documents")
         #expect(ContainerLayout.iOS().root == "/private/var/mobile/Library/Mobile Documents")
         #expect(ContainerLayout.parse("root:/srv/icloud/")?.root == "/srv/icloud")
+        // A relative home, the empty one included, is no layout (macos: once mapped under /Library).
+        for home in ["", "Users/ada", "./x"] {
+            #expect(ContainerLayout.parse("macos:" + home) == nil, "\(home)")
+            #expect(throws: PayloadError(.invalidLayout, "")) { try ContainerLayout.macOS(home: home).validate() }
+        }
         #expect(ContainerLayout.parse("macos:relative") == nil)
     }
 

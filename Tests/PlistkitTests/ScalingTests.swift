@@ -243,6 +243,14 @@ struct ScalingTests {
             let written = try run(CLITests.plistkit, ["convert", "-", "--format", "pbxproj"], stdin: Data(Self.xcodeProject(n))).stdout
             return [UInt8](written)
         }
+        // Containers of n members, read in a debug build: each member used to copy
+        // its container (a 200,000-element array took 395 s; issue 26, item 9).
+        try Self.expectLinear("OpenStep array of n members", ["lint", "{}"], n: 20_000) { n in
+            Array(("(" + String(repeating: "a,", count: n) + ")").utf8)
+        }
+        try Self.expectLinear("OpenStep dictionary of n keys", ["lint", "{}"], n: 8_000) { n in
+            Array(("{" + (0..<n).map { "k\($0) = v;" }.joined() + "}").utf8)
+        }
         // An edit of a .strings file of n commented entries, written over its text.
         try Self.expectLinear("replace in a .strings file", ["replace", "k0", "{}", "--string", "changed", "-o", "-"], n: 2000) { n in
             Array((0..<n).map { "/* Entry \($0) */\n\"k\($0)\" = \"value \($0)\";\n" }.joined().utf8)

@@ -83,12 +83,14 @@ struct Convert: ParsableCommand {
                 encoded = try Document.writeBytes(value, as: document, keyOrder: style.keyOrder(for: document), readable: style.readable,
                                                   compact: style.compact, projectName: name, textEncoding: encoding, over: input)
             } else {
-                encoded = try LiteralOutput.write(value, as: format == .swift ? .swift : .objc, sourceFile: file, outputFile: destination)
+                encoded = try LiteralSource.write(value, as: format == .swift ? .swift : .objc, sourceFile: file, outputFile: destination)
                 if header {
-                    // OUT.h beside OUT (its extension replaced), written before the source.
+                    // OUT.h beside OUT (its extension replaced): both files land, or neither.
                     let name = destination.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? destination
                     let stem = name.lastIndex(of: ".").map { String(name[..<$0]) }.flatMap { $0.isEmpty ? nil : $0 } ?? name
-                    try Files.write(try LiteralOutput.objcHeader(value, sourceFile: file), to: String(destination.dropLast(name.count)) + stem + ".h")
+                    let headerBytes = try LiteralSource.objcHeader(value, sourceFile: file)
+                    try Files.write([(headerBytes, String(destination.dropLast(name.count)) + stem + ".h"), (encoded, destination)])
+                    return
                 }
             }
             try Files.write(encoded, to: destination)

@@ -152,7 +152,7 @@ struct TypeOf: ParsableCommand {
 struct ValueOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "A boolean: YES, NO, true or false.") var bool: String?
     @Option(parsing: .unconditional, help: "A decimal integer in [-2^63, 2^64).") var integer: String?
-    @Option(parsing: .unconditional, help: "A real number.") var float: String?
+    @Option(parsing: .unconditional, help: "A real number, as XML property lists write it (1.5, -2e-3, nan, inf).") var float: String?
     @Option(parsing: .unconditional, help: "A string.") var string: String?
     @Option(parsing: .unconditional, help: "A date as XML property lists write it (2001-01-01T00:00:00Z).") var date: String?
     @Option(parsing: .unconditional, help: "Base64 data.") var data: String?
@@ -182,7 +182,10 @@ struct ValueOptions: ParsableArguments {
             return .integer(parsed)
         }
         if let float {
-            guard let parsed = Double(float) else { throw ValidationError("--float \"\(float)\" is not a number") }
+            // The grammar of <real> (Specs/xml-plist.md, invalidReal): no hexadecimal floats, no 1e999.
+            guard let parsed = Document.real(float) else {
+                throw ValidationError("--float \"\(float)\" is not a real as property lists write it (decimal digits, fraction, exponent; nan, inf)")
+            }
             return .real(parsed)
         }
         if let string { return .string(string) }
@@ -253,6 +256,8 @@ struct EditOutputOptions: ParsableArguments {
         let name = outputFormat == .xcodeProject ? Document.xcodeProjectName(given: projectName, path: file == "-" ? nil : file, input: inputBytes) : ""
         let bytes = try Document.writeBytes(value, as: outputFormat, keyOrder: style.keyOrder(for: outputFormat), readable: style.readable,
                                             compact: style.compact, projectName: name, textEncoding: encoding, over: input)
+        // What an edit writes reads back, or nothing is written: the reader's own refusal is the error.
+        _ = try Document.read(document: bytes)
         try Files.write(bytes, to: output ?? file)
     }
 }

@@ -1,0 +1,329 @@
+import FoundationEssentials
+public import PropertyList
+
+/// `convert --format swift|objc` (Specs/plistkit.md, "Literals"): a property
+/// list as a Swift or Objective-C literal in plutil's layout — a
+/// `/// Generated from FILE` line, one constant named after the file, four-space
+/// indents, a trailing comma after every member, keys sorted — that always
+/// compiles, and compiles to the same value:
+/// - nothing from a file name or a value leaves its comment or literal: each
+///   goes through one escaping function per context (``commentText(_:)``,
+///   ``swiftString(_:)``, ``objcString(_:)``), which also escapes control,
+///   format and bidirectional characters and, for C, `?` (trigraphs);
+/// - every Swift literal has an explicit type (`1 as Int`, `[Any]([…])`,
+///   `[…] as [String : Any]`), so the compiler never infers one (mixed integers
+///   and reals stay apart, and type-checking time stays linear in the nesting);
+/// - integers take the type that holds them (`UInt64` above `Int.max`;
+///   Objective-C `ULL`, and `(-9223372036854775807LL - 1)` for the minimum);
+/// - the constant's name is an ASCII identifier that is no keyword.
+/// A dictionary or array at the top; no null or UID anywhere; Objective-C
+/// literals hold no dates or data.
+public enum LiteralSource {
+    /// The language of the source.
+    public enum Language: Sendable { case swift, objc }
+
+    /// The Objective-C header declaring the constant ``write(_:as:sourceFile:outputFile:)`` defines (plutil -header).
+    ///
+    /// - Throws: ``PropertyListError`` ``ErrorCode/unrepresentableValue`` for a scalar at the top.
+    public static func objcHeader(_ value: PropertyListValue, sourceFile: String) throws(PropertyListError) -> [UInt8] {
+        let type = try objcType(value)
+        return Array("""
+        #import <Foundation/Foundation.h>
+
+        /// Generated from \(commentText(sourceName(sourceFile)))
+        __attribute__((visibility("hidden")))
+        extern \(type) * const \(variableName(sourceFile, language: .objc));
+
+        """.utf8)
+    }
+
+    /// The `#import "NAME.h"` line of an output file, or nil for standard output.
+    ///
+    /// - Throws: ``PropertyListError`` ``ErrorCode/unsafeFileName`` when the
+    ///   header's name cannot be spelled between the quotes of an `#import`
+    ///   (which has no escapes): it holds `"`, `\`, `'`, a control, format or
+    ///   bidirectional character, `//`, `/*` or `??`.
+    static func importLine(outputFile: String) throws(PropertyListError) -> String? {
+        guard outputFile != "-" else { return nil }
+        let header = stem(lastComponent(outputFile)) + ".h"
+        // unsafeFileName: a header name has no escapes, so nothing may end it early.
+        let unsafe = header.unicodeScalars.contains { scalar in
+            scalar == "\"" || scalar == "\\" || scalar == "'" || needsEscape(scalar)
+        } || header.contains("//") || header.contains("/*") || header.contains("??")
+        guard !unsafe else {
+            throw PropertyListError(.unsafeFileName, "the header name \(commentText(header)) cannot be written in #import \"…\" (it holds a quote, a backslash, a control or bidirectional character, //, /* or ??); choose another output name")
+        }
+        return "#import \"\(header)\""
+    }
+
+    /// `value` as `language` source: the constant named after `sourceFile`
+    /// (`-` for standard input), an Objective-C `#import` of `outputFile`'s header
+    /// unless it is `-`.
+    ///
+    /// - Throws: ``PropertyListError``: ``ErrorCode/unrepresentableValue`` (a
+    ///   scalar at the top, a null or UID, a non-finite real, Objective-C dates
+    ///   and data), ``ErrorCode/unsafeFileName``.
+    public static func write(_ value: PropertyListValue, as language: Language, sourceFile: String, outputFile: String) throws(PropertyListError) -> [UInt8] {
+        let name = variableName(sourceFile, language: language)
+        let source = commentText(sourceName(sourceFile))
+        var out = ""
+        switch language {
+        case .swift:
+            let type: String
+            switch value {
+            case .dictionary: type = "[String : Any]"
+            case .array: type = "[Any]"
+            default: throw topLevel("Swift")
+            }
+            out += "/// Generated from \(source)\n"
+            out += "let \(name) : \(type) = "
+            try swift(value, depth: 0, path: .root, typed: false, to: &out)
+            out += "\n"
+        case .objc:
+            let type = try objcType(value)
+            if let line = try importLine(outputFile: outputFile) { out += line + "\n\n" }
+            out += "/// Generated from \(source)\n"
+            out += "__attribute__((visibility(\"hidden\")))\n"
+            out += "\(type) * const \(name) = "
+            try objc(value, depth: 0, path: .root, to: &out)
+            out += ";\n"
+        }
+        return Array(out.utf8)
+    }
+
+    // MARK: Swift
+
+    /// `typed`: follow the literal with its type (`as …`); the top container
+    /// takes its type from the constant's annotation instead.
+    private static func swift(_ value: PropertyListValue, depth: Int, path: PropertyListKeyPath, typed: Bool = true, to out: inout String) throws(PropertyListError) {
+        switch value {
+        case .string(let string): out += swiftString(string) + " as String"
+        case .integer(let integer):
+            // The type that holds it: Int (Int64 on every 64-bit platform), UInt64 above.
+            out += integer.description + (integer.int64Value == nil ? " as UInt64" : " as Int")
+        case .real(let real): out += try realText(real, path) + " as Double"
+        case .bool(let flag): out += flag ? "true as Bool" : "false as Bool"
+        case .date(let date): out += "Date(timeIntervalSinceReferenceDate: \(try realText(date.timeIntervalSinceReferenceDate, path)) as Double)"
+        case .data(let data): out += "Data([" + data.map { "0x" + Hex.upper($0) }.joined(separator: ", ") + "] as [UInt8])"
+        case .array(let elements):
+            // `[Any]([…])`, not `[…] as [Any]`: the coercion made type-checking time
+            // double per level of nested arrays (24 levels: 15 s); the initialiser does not.
+            out += typed ? "[Any]([\n" : "[\n"
+            for (position, element) in elements.enumerated() {
+                out += indent(depth + 1)
+                try swift(element, depth: depth + 1, path: path.appending(.index(position)), to: &out)
+                out += ",\n"
+            }
+            out += indent(depth) + (typed ? "])" : "]")
+        case .dictionary(let dictionary):
+            out += dictionary.isEmpty ? "[:" : "[\n"
+            for key in dictionary.sortedKeys {
+                out += indent(depth + 1) + swiftString(key) + " : "
+                try swift(dictionary[key]!, depth: depth + 1, path: path.appending(.key(key)), to: &out)
+                out += ",\n"
+            }
+            out += (dictionary.isEmpty ? "" : indent(depth)) + "]" + (typed ? " as [String : Any]" : "")
+        case .uid, .null:
+            throw unrepresentable(value, "Swift", path)
+        }
+    }
+
+    /// A Swift string literal: `\`, `"` escaped, line breaks and tabs as
+    /// `\n`, `\r`, `\t`, every other control, format, separator or
+    /// bidirectional character (and a combining mark that would open the
+    /// literal) as `\u{…}`; everything else as it is.
+    public static func swiftString(_ string: String) -> String {
+        var out = "\""
+        for (position, scalar) in string.unicodeScalars.enumerated() {
+            switch scalar {
+            case "\\": out += "\\\\"
+            case "\"": out += "\\\""
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where needsEscape(scalar) || (position == 0 && isCombining(scalar)):
+                out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+
+    // MARK: Objective-C
+
+    private static func objc(_ value: PropertyListValue, depth: Int, path: PropertyListKeyPath, to out: inout String) throws(PropertyListError) {
+        switch value {
+        case .string(let string): out += objcString(string)
+        case .integer(let integer): out += objcInteger(integer)
+        case .real(let real): out += "@" + (try realText(real, path))
+        case .bool(let flag): out += flag ? "@YES" : "@NO"
+        case .array(let elements):
+            out += "@[\n"
+            for (position, element) in elements.enumerated() {
+                out += indent(depth + 1)
+                try objc(element, depth: depth + 1, path: path.appending(.index(position)), to: &out)
+                out += ",\n"
+            }
+            out += indent(depth) + "]"
+        case .dictionary(let dictionary):
+            out += "@{\n"
+            for key in dictionary.sortedKeys {
+                out += indent(depth + 1) + objcString(key) + " : "
+                try objc(dictionary[key]!, depth: depth + 1, path: path.appending(.key(key)), to: &out)
+                out += ",\n"
+            }
+            out += indent(depth) + "}"
+        case .date, .data, .uid, .null:
+            throw unrepresentable(value, "Objective-C", path)
+        }
+    }
+
+    /// A boxed integer of the value it is: `@-3`; `ULL` above `LLONG_MAX` (an
+    /// unsuffixed literal there has no signed type); the minimum as an
+    /// expression (`@-9223372036854775808` negates an unsigned literal: +2⁶³).
+    static func objcInteger(_ integer: PropertyListInteger) -> String {
+        guard let signed = integer.int64Value else { return "@\(integer)ULL" }
+        if signed == .min { return "@(-9223372036854775807LL - 1)" }
+        return abs(signed) > Int64(Int32.max) ? "@\(signed)LL" : "@\(signed)"
+    }
+
+    /// An Objective-C string literal: `\`, `"` and `?` (trigraphs) escaped, line
+    /// breaks and tabs as `\n`, `\r`, `\t`, every other control, format,
+    /// separator or bidirectional character as its UTF-8 bytes in three-digit
+    /// octal escapes (`\342\200\256`).
+    public static func objcString(_ string: String) -> String {
+        var out = "@\""
+        for scalar in string.unicodeScalars {
+            switch scalar {
+            case "\\": out += "\\\\"
+            case "\"": out += "\\\""
+            case "?": out += "\\?"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where needsEscape(scalar) || isCombining(scalar):
+                // Three octal digits each: an octal escape takes at most three, so
+                // what follows never joins it (a hex escape takes every hex digit,
+                // and ending it with "" draws clang's missing-comma warning).
+                for byte in String(scalar).utf8 {
+                    out += "\\" + String(byte >> 6) + String(byte >> 3 & 7) + String(byte & 7)
+                }
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+
+    // MARK: Names and comments
+
+    /// Text for a `///` comment: printable ASCII but `\` and `?`, and letters,
+    /// digits and marks of any script, as they are; anything else as `\u{…}`,
+    /// so no line break, line splice (`\` last, `??/`) or bidirectional
+    /// override reaches the source.
+    public static func commentText(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            let plain = scalar.isASCII ? (0x20...0x7E).contains(scalar.value) && scalar != "\\" && scalar != "?"
+                : !needsEscape(scalar) && !isCombining(scalar) && (scalar.properties.isAlphabetic || scalar.properties.numericType != nil)
+            if plain { out.unicodeScalars.append(scalar) } else { out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}" }
+        }
+        return out
+    }
+
+    /// Characters a reader of the source must see escaped: C0 and C1 controls,
+    /// DEL, format characters (bidirectional controls among them), line and
+    /// paragraph separators, surrogates, private use and unassigned code points.
+    public static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .privateUse, .unassigned: return true
+        default: return false
+        }
+    }
+
+    private static func isCombining(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .nonspacingMark, .spacingMark, .enclosingMark: return true
+        default: return false
+        }
+    }
+
+    /// Keywords and reserved names of Swift, C and Objective-C that a constant
+    /// cannot be named (`default.json`, `int.json`).
+    static let reservedNames: Set<String> = [
+        // Swift
+        "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import", "init", "inout", "internal",
+        "let", "open", "operator", "private", "precedencegroup", "protocol", "public", "rethrows", "static", "struct",
+        "subscript", "typealias", "var", "break", "case", "catch", "continue", "default", "defer", "do", "else", "fallthrough",
+        "for", "guard", "if", "in", "repeat", "return", "throw", "switch", "where", "while", "Any", "as", "await", "false",
+        "is", "nil", "self", "Self", "super", "throws", "true", "try", "_",
+        // C
+        "auto", "char", "const", "double", "extern", "float", "goto", "inline", "int", "long", "register", "restrict",
+        "short", "signed", "sizeof", "typedef", "union", "unsigned", "void", "volatile", "bool", "alignas", "alignof",
+        "constexpr", "nullptr", "static_assert", "thread_local", "typeof", "typeof_unqual", "asm",
+        // Objective-C
+        "id", "Class", "SEL", "IMP", "BOOL", "YES", "NO", "Nil", "NULL", "_cmd", "out", "bycopy", "byref", "oneway",
+        "instancetype",
+    ]
+
+    /// The constant's name: the file's stem in ASCII letters, digits and `_`
+    /// (`-`, `.` and spaces as `_`, other characters dropped), `_` first if it
+    /// would start with a digit, `_` last if it is a keyword of either
+    /// language; `plist` for standard input or when nothing is left.
+    public static func variableName(_ file: String, language: Language) -> String {
+        guard file != "-" else { return "plist" }
+        var name = ""
+        for scalar in stem(lastComponent(file)).unicodeScalars {
+            switch scalar {
+            case "a"..."z", "A"..."Z", "0"..."9", "_": name.unicodeScalars.append(scalar)
+            case "-", " ", ".": name += "_"
+            default: break
+            }
+        }
+        if name.isEmpty { return "plist" }
+        if name.first!.isNumber { name = "_" + name }
+        if reservedNames.contains(name) { name += "_" }
+        return name
+    }
+
+    // MARK: Pieces
+
+    private static func indent(_ depth: Int) -> String { String(repeating: "    ", count: depth) }
+
+    private static func objcType(_ value: PropertyListValue) throws(PropertyListError) -> String {
+        switch value {
+        case .dictionary: return "NSDictionary"
+        case .array: return "NSArray"
+        default: throw topLevel("Objective-C")
+        }
+    }
+
+    /// A real as the shortest decimal that reads back to it; NaN and infinities have no literal.
+    private static func realText(_ real: Double, _ path: PropertyListKeyPath) throws(PropertyListError) -> String {
+        guard real.isFinite else {
+            throw PropertyListError(.unrepresentableValue, "the real \(real) has no literal", keyPath: path)
+        }
+        return real.description
+    }
+
+    private static func unrepresentable(_ value: PropertyListValue, _ language: String, _ path: PropertyListKeyPath) -> PropertyListError {
+        // unrepresentableValue: the literal syntax has no form for it.
+        PropertyListError(.unrepresentableValue, "\(language) literals cannot hold a \(value.typeName)", keyPath: path)
+    }
+
+    private static func topLevel(_ language: String) -> PropertyListError {
+        PropertyListError(.unrepresentableValue, "\(language) literal output needs a dictionary or an array at the top")
+    }
+
+    private static func sourceName(_ file: String) -> String {
+        file == "-" ? "standard input" : lastComponent(file)
+    }
+
+    private static func lastComponent(_ path: String) -> String {
+        path.split(separator: "/").last.map(String.init) ?? path
+    }
+
+    private static func stem(_ name: String) -> String {
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
+        return String(name[..<dot])
+    }
+}
