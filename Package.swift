@@ -23,6 +23,8 @@ let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("InternalImportsByDefault"),
     .enableUpcomingFeature("MemberImportVisibility"),
+    // ~Escapable readers over RawSpan (the byte kit, Sources/PropertyList/Memory).
+    .enableExperimentalFeature("Lifetimes"),
 ]
 
 let package = Package(

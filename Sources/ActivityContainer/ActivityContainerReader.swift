@@ -55,7 +55,8 @@ public struct ActivityContainerReader: Sendable {
         guard bytes.count >= 4 else {
             throw ActivityContainerError(.truncated, "a container has a 4-byte header; the input is \(bytes.count) bytes", at: .byteOffset(0))
         }
-        let header = Self.word(bytes, at: 0)
+        var headerReader = ByteReader(bytes.span.bytes)
+        let header = headerReader.readLittleEndian(UInt32.self)!
         let layout = ActivityContainerLayout.self
         // badContainerHeader: 0x1, 0x101 or 0xF.
         guard header == layout.activityHeader || header == layout.compressedActivityHeader || header == layout.errorHeader else {
@@ -65,9 +66,7 @@ public struct ActivityContainerReader: Sendable {
         var compressedBytes: Int?
         if header & layout.compressedBit != 0 {
             compressedBytes = bytes.count - 4
-            let inflated = bytes.withUnsafeBytes { raw in
-                Bzip2.inflate(UnsafeRawBufferPointer(rebasing: raw[4...]), cap: maxBytes - 4)
-            }
+            let inflated = Bzip2.inflate(bytes.span.bytes.extracting(4...), cap: maxBytes - 4)
             switch inflated {
             case .success(let fields):
                 packet = Array(bytes[0..<4]) + fields
@@ -83,23 +82,22 @@ public struct ActivityContainerReader: Sendable {
         let names = isError ? ["error"] : layout.activityFieldNames
         var fields: [ActivityContainerDetails.Field] = []
         var values: [[UInt8]?] = []
-        var offset = 4
+        var reader = ByteReader(packet.span.bytes, offset: 4)
         for (position, name) in names.enumerated() {
+            let offset = reader.offset
             let path = PropertyListKeyPath([.key(name)])
             // badFieldCount: the packet ends where a field should start.
-            guard offset < packet.count else {
+            guard !reader.isAtEnd else {
                 throw ActivityContainerError(.badFieldCount, "the packet ends after \(position) of its \(names.count) fields", at: .byteOffset(offset), keyPath: path)
             }
             // truncated: a field word is 4 bytes.
-            guard packet.count - offset >= 4 else {
+            guard let word = reader.readLittleEndian(UInt32.self) else {
                 throw ActivityContainerError(.truncated, "the packet ends inside field \(position + 1)'s word", at: .byteOffset(offset), keyPath: path)
             }
-            let word = Self.word(packet, at: offset)
             let length = Int(word & 0xFF_FFFF)
             if word == 0 {
                 fields.append(.init(number: position + 1, name: name, range: nil))
                 values.append(nil)
-                offset += 4
                 continue
             }
             // badFieldTag: 0x01 in the top byte and a length, or a zero word.
@@ -108,18 +106,16 @@ public struct ActivityContainerReader: Sendable {
                                              at: .byteOffset(offset), keyPath: path)
             }
             // truncated: the field's bytes lie inside the packet.
-            guard length <= packet.count - offset - 4 else {
-                throw ActivityContainerError(.truncated, "field \(position + 1) declares \(length) bytes, but \(packet.count - offset - 4) follow",
+            guard let field = reader.readBytes(length) else {
+                throw ActivityContainerError(.truncated, "field \(position + 1) declares \(length) bytes, but \(reader.remaining) follow",
                                              at: .byteOffset(offset), keyPath: path)
             }
-            let range = (offset + 4)..<(offset + 4 + length)
-            fields.append(.init(number: position + 1, name: name, range: range))
-            values.append(Array(packet[range]))
-            offset = range.upperBound
+            fields.append(.init(number: position + 1, name: name, range: (offset + 4)..<reader.offset))
+            values.append(field.array)
         }
         // trailingBytes: nothing after the last field.
-        guard offset == packet.count else {
-            throw ActivityContainerError(.trailingBytes, "\(packet.count - offset) bytes follow the last field", at: .byteOffset(offset))
+        guard reader.isAtEnd else {
+            throw ActivityContainerError(.trailingBytes, "\(reader.remaining) bytes follow the last field", at: .byteOffset(reader.offset))
         }
         let details = ActivityContainerDetails(header: header, compressedBytes: compressedBytes, inflatedBytes: packet.count, fields: fields)
         if isError {
@@ -193,10 +189,5 @@ public struct ActivityContainerReader: Sendable {
     static func hex8(_ word: UInt32) -> String {
         let digits = String(word, radix: 16, uppercase: true)
         return String(repeating: "0", count: 8 - digits.count) + digits
-    }
-
-    /// The little-endian u32 at `offset`.
-    static func word(_ bytes: [UInt8], at offset: Int) -> UInt32 {
-        UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16 | UInt32(bytes[offset + 3]) << 24
     }
 }

@@ -43,12 +43,8 @@ public struct MPUserInfoReader: Sendable {
     /// - Throws: ``UserInfoError``, with the codes of Specs/mp-userinfo.md.
     public func read(_ data: Data) throws(UserInfoError) -> UserInfoDictionary {
         try checkLimits(inputBytes: data.count)
-        return try data.withUnsafeBytes { raw in
-            Result { () throws(UserInfoError) in
-                var decoder = MPDecoder(raw, limits: limits)
-                return try decoder.read()
-            }
-        }.get()
+        var decoder = MPDecoder(data.bytes, limits: limits)
+        return try decoder.read()
     }
 
     /// Reads an MP userInfo.
@@ -56,12 +52,8 @@ public struct MPUserInfoReader: Sendable {
     /// - Throws: ``UserInfoError``, with the codes of Specs/mp-userinfo.md.
     public func read(_ bytes: [UInt8]) throws(UserInfoError) -> UserInfoDictionary {
         try checkLimits(inputBytes: bytes.count)
-        return try bytes.withUnsafeBytes { raw in
-            Result { () throws(UserInfoError) in
-                var decoder = MPDecoder(raw, limits: limits)
-                return try decoder.read()
-            }
-        }.get()
+        var decoder = MPDecoder(bytes.span.bytes, limits: limits)
+        return try decoder.read()
     }
 
     private func checkLimits(inputBytes: Int) throws(UserInfoError) {
@@ -78,9 +70,9 @@ public struct MPUserInfoReader: Sendable {
     }
 }
 
-/// The one place MP bytes are read through raw memory: a cursor over the
-/// input, every read bounds-checked against its end.
-private struct MPDecoder: ~Copyable {
+/// The decoding state: a ``ByteReader`` over the input (every read checked
+/// against its end) and the open containers.
+private struct MPDecoder: ~Copyable, ~Escapable {
     /// An open container: a map, an array, a set, or a URL with a base (its
     /// base URL, then its relative string).
     private struct Frame {
@@ -100,50 +92,33 @@ private struct MPDecoder: ~Copyable {
         let start: Int
     }
 
-    private let base: UnsafeRawBufferPointer
-    private var offset = 0
+    private var input: ByteReader
+    /// Where the next value starts.
+    private var offset: Int { input.offset }
     private let limits: PropertyListLimits
-    /// The open containers, innermost last: raw memory this decoder owns, so
-    /// that a frame is initialised in place, mutated in place and moved out,
-    /// never copied (measured: copying and destroying frames held in an Array
-    /// took a sixth of MP decoding, as it had in the binary reader).
-    private var frames: UnsafeMutablePointer<Frame>
-    private var frameCapacity = 8
-    private var depth = 0
+    /// The open containers, innermost last: initialised in place, mutated
+    /// in place and moved out, never copied (``GrowableBuffer``).
+    private var frames = GrowableBuffer<Frame>(capacity: 8)
+    private var depth: Int { frames.count }
     private var objects = 0
     private var expandedSize = 0
     private let expansionBudget: Int
 
-    init(_ bytes: UnsafeRawBufferPointer, limits: PropertyListLimits) {
-        base = bytes
+    @_lifetime(copy bytes)
+    init(_ bytes: RawSpan, limits: PropertyListLimits) {
+        input = ByteReader(bytes)
         self.limits = limits
-        expansionBudget = limits.expansionBudget(inputBytes: bytes.count)
-        frames = .allocate(capacity: frameCapacity)
+        expansionBudget = limits.expansionBudget(inputBytes: bytes.byteCount)
     }
 
-    deinit {
-        // Frames still open when reading stopped at an error.
-        frames.deinitialize(count: depth)
-        frames.deallocate()
-    }
-
-    /// Opens a frame: initialised in place, the storage doubling as needed (depth is bounded by the limits).
+    /// Opens a frame.
     private mutating func push(_ frame: consuming Frame) {
-        if depth == frameCapacity {
-            let grown = UnsafeMutablePointer<Frame>.allocate(capacity: frameCapacity * 2)
-            grown.moveInitialize(from: frames, count: depth)
-            frames.deallocate()
-            frames = grown
-            frameCapacity *= 2
-        }
-        (frames + depth).initialize(to: frame)
-        depth += 1
+        frames.append(frame)
     }
 
     /// Closes the innermost frame, moving it out.
     private mutating func pop() -> Frame {
-        depth -= 1
-        return (frames + depth).move()
+        frames.removeLast()
     }
 
     // MARK: Errors
@@ -170,30 +145,29 @@ private struct MPDecoder: ~Copyable {
 
     /// `count` bytes at the cursor, or `truncated` naming the value that needs them.
     @inline(__always)
-    private mutating func take(_ count: Int, for start: Int) throws(UserInfoError) -> UnsafeRawBufferPointer {
+    @_lifetime(copy self)
+    private mutating func take(_ count: Int, for start: Int) throws(UserInfoError) -> RawSpan {
         // truncated: the input ends inside a value.
-        guard count <= base.count - offset else {
-            throw failure(.truncated, "the input ends inside the value (\(count) more bytes needed at offset \(offset), \(base.count - offset) left)", at: start)
+        guard let bytes = input.readBytes(count) else {
+            throw failure(.truncated, "the input ends inside the value (\(count) more bytes needed at offset \(offset), \(input.remaining) left)", at: start)
         }
-        defer { offset += count }
-        return UnsafeRawBufferPointer(rebasing: base[offset..<(offset + count)])
+        return bytes
     }
 
     @inline(__always)
     private mutating func byte(for start: Int) throws(UserInfoError) -> UInt8 {
-        guard offset < base.count else {
+        guard let byte = input.readByte() else {
             throw failure(.truncated, "the input ends inside the value (1 more byte needed at offset \(offset))", at: start)
         }
-        defer { offset += 1 }
-        return base[offset]
+        return byte
     }
 
     /// A big-endian unsigned integer of `width` bytes.
     @inline(__always)
     private mutating func bigEndian(_ width: Int, for start: Int) throws(UserInfoError) -> UInt64 {
-        let bytes = try take(width, for: start)
-        var value: UInt64 = 0
-        for byte in bytes { value = value << 8 | UInt64(byte) }
+        guard let value = input.readBigEndian(width: width) else {
+            throw failure(.truncated, "the input ends inside the value (\(width) more bytes needed at offset \(offset), \(input.remaining) left)", at: start)
+        }
         return value
     }
 
@@ -203,30 +177,29 @@ private struct MPDecoder: ~Copyable {
         // badMagic / truncated / unsupportedMPVersion: "MP", then 03 05.
         let magic: [UInt8] = [0x4D, 0x50]
         for (position, expected) in magic.enumerated() {
-            guard position < base.count else {
-                throw failure(.truncated, "the input ends inside the MP header (\(base.count) bytes)", at: 0)
+            guard let byte = input.byte(at: position) else {
+                throw failure(.truncated, "the input ends inside the MP header (\(input.count) bytes)", at: 0)
             }
-            guard base[position] == expected else {
+            guard byte == expected else {
                 throw failure(.badMagic, "MP userInfo starts with \"MP\" (4D 50)", at: 0)
             }
         }
-        guard base.count >= 4 else {
-            throw failure(.truncated, "the input ends inside the MP header (\(base.count) bytes)", at: 0)
+        guard input.count >= 4 else {
+            throw failure(.truncated, "the input ends inside the MP header (\(input.count) bytes)", at: 0)
         }
-        guard base[2] == 0x03, base[3] == 0x05 else {
-            throw failure(.unsupportedMPVersion, "MP version bytes are \(Hex.upper(base[2])) \(Hex.upper(base[3])), not 03 05 (cmp 3, MessagePack 5)", at: 2)
+        guard input[2] == 0x03, input[3] == 0x05 else {
+            throw failure(.unsupportedMPVersion, "MP version bytes are \(Hex.upper(input[2])) \(Hex.upper(input[3])), not 03 05 (cmp 3, MessagePack 5)", at: 2)
         }
-        offset = 4
+        _ = input.skip(4)
         // notDictionary: the top value is a map.
-        guard offset < base.count else { throw failure(.truncated, "the input ends after the MP header", at: 4) }
-        let top = base[offset]
+        guard let top = input.byte(at: offset) else { throw failure(.truncated, "the input ends after the MP header", at: 4) }
         guard (0x80...0x8F).contains(top) || top == 0xDE || top == 0xDF else {
             throw failure(.notDictionary, "the top value is not a map (marker \(Hex.upper(top)))", at: 4)
         }
         let value = try readValues()
         // trailingBytes: nothing after the top value.
-        guard offset == base.count else {
-            throw failure(.trailingBytes, "\(base.count - offset) bytes follow the top value", at: offset)
+        guard input.isAtEnd else {
+            throw failure(.trailingBytes, "\(input.remaining) bytes follow the top value", at: offset)
         }
         guard case .dictionary(let dictionary) = value else { preconditionFailure("the top value was checked to be a map") }
         return dictionary
@@ -238,29 +211,28 @@ private struct MPDecoder: ~Copyable {
         // The top value is a map (checked): reading it opens the first frame.
         try readItem()
         while true {
-            let last = frames + (depth - 1)
-            if last.pointee.remaining == 0 {
+            if frames[depth - 1].remaining == 0 {
                 let finished = try finish(pop())
                 if depth == 0 { return finished }
                 try deliver(finished)
                 continue
             }
-            switch last.pointee.kind {
-            case .map where last.pointee.pendingKey == nil:
-                last.pointee.pendingKey = try readKey()
+            switch frames[depth - 1].kind {
+            case .map where frames[depth - 1].pendingKey == nil:
+                frames[depth - 1].pendingKey = try readKey()
                 continue
-            case .url where last.pointee.position == 0:
+            case .url where frames[depth - 1].position == 0:
                 // badExtension: a URL's base is a URL extension (C7 04 or C7 05).
                 let baseStart = offset
-                guard baseStart + 1 < base.count else {
-                    throw failure(.truncated, "the input ends inside a URL's base", at: last.pointee.start)
+                guard let marker = input.byte(at: baseStart), let type = input.byte(at: baseStart + 1) else {
+                    throw failure(.truncated, "the input ends inside a URL's base", at: frames[depth - 1].start)
                 }
-                guard base[baseStart] == 0xC7,
-                      base[baseStart + 1] == ExtensionType.urlWithBase.rawValue || base[baseStart + 1] == ExtensionType.url.rawValue else {
+                guard marker == 0xC7,
+                      type == ExtensionType.urlWithBase.rawValue || type == ExtensionType.url.rawValue else {
                     throw failure(.badExtension, "a URL's base is not a URL", at: baseStart)
                 }
             case .url:
-                let relative = try urlString(at: last.pointee.start)
+                let relative = try urlString(at: frames[depth - 1].start)
                 expandedSize = ExpandedSize.add(expandedSize, relative.utf8.count)
                 try deliver(.string(relative))
                 continue
@@ -273,34 +245,33 @@ private struct MPDecoder: ~Copyable {
 
     /// Hands a finished value to the innermost open container.
     private mutating func deliver(_ value: consuming UserInfoValue) throws(UserInfoError) {
-        let last = frames + (depth - 1)
-        switch last.pointee.kind {
+        switch frames[depth - 1].kind {
         case .map:
-            let key = last.pointee.pendingKey.take()!
+            let key = frames[depth - 1].pendingKey.take()!
             // duplicateKey: each key once (canonically equivalent spellings included).
-            guard last.pointee.dictionary.insertNew(value, forKey: key) else {
-                last.pointee.pendingKey = key
-                throw failure(.duplicateKey, "key \"\(key)\" appears more than once", at: last.pointee.start)
+            guard frames[depth - 1].dictionary.insertNew(value, forKey: key) else {
+                frames[depth - 1].pendingKey = key
+                throw failure(.duplicateKey, "key \"\(key)\" appears more than once", at: frames[depth - 1].start)
             }
         case .array:
-            last.pointee.elements.append(value)
+            frames[depth - 1].elements.append(value)
         case .set:
             // duplicateSetMember: no two exactly equal members.
-            guard last.pointee.set.insert(value) else {
-                throw failure(.duplicateSetMember, "the set holds this member twice", at: last.pointee.start)
+            guard frames[depth - 1].set.insert(value) else {
+                throw failure(.duplicateSetMember, "the set holds this member twice", at: frames[depth - 1].start)
             }
         case .url:
-            if last.pointee.position == 0 {
+            if frames[depth - 1].position == 0 {
                 guard case .url(let url) = value else { preconditionFailure("a URL base is read as a URL") }
-                last.pointee.urlBase = url
+                frames[depth - 1].urlBase = url
             } else {
                 guard case .string(let relative) = value else { preconditionFailure("a URL's string is read as a string") }
-                let url = UserInfoURL(relative: relative, base: last.pointee.urlBase)
-                last.pointee.urlBase = url
+                let url = UserInfoURL(relative: relative, base: frames[depth - 1].urlBase)
+                frames[depth - 1].urlBase = url
             }
         }
-        last.pointee.position += 1
-        last.pointee.remaining -= 1
+        frames[depth - 1].position += 1
+        frames[depth - 1].remaining -= 1
     }
 
     /// The value of a container whose members are all read.
@@ -354,8 +325,8 @@ private struct MPDecoder: ~Copyable {
         guard count <= limits.maxCollectionCount else {
             throw failure(.collectionLimitExceeded, "\(count) members, over maxCollectionCount \(limits.maxCollectionCount)", at: start)
         }
-        guard count <= (base.count - offset) / minimumBytes else {
-            throw failure(.truncated, "\(count) members declared, but only \(base.count - offset) bytes follow", at: start)
+        guard count <= input.remaining / minimumBytes else {
+            throw failure(.truncated, "\(count) members declared, but only \(input.remaining) bytes follow", at: start)
         }
         var frame = Frame(kind: kind, remaining: count, start: start)
         switch kind {
@@ -398,44 +369,10 @@ private struct MPDecoder: ~Copyable {
         }
         let bytes = try take(length, for: start)
         // invalidUTF8
-        guard let string = Self.utf8String(bytes) else {
+        guard let string = bytes.validUTF8String else {
             throw failure(.invalidUTF8, "the string is not UTF-8", at: start)
         }
         return string
-    }
-
-    /// The string of UTF-8 bytes, or nil when they are not UTF-8. Decoding
-    /// repairs invalid bytes (to U+FFFD), so the bytes were valid exactly when
-    /// the string's own bytes are the same. (`String(validating:as:)` reaches
-    /// an unspecialised generic validator: measured, a quarter of MP decoding
-    /// went to looking up its type metadata.)
-    @inline(__always)
-    private static func utf8String(_ bytes: UnsafeRawBufferPointer) -> String? {
-        let units = bytes.assumingMemoryBound(to: UInt8.self)
-        let string = String(decoding: units, as: UTF8.self)
-        // ASCII needs no comparison: decoding repairs nothing in it.
-        if isASCII(bytes) { return string }
-        let utf8 = string.utf8
-        let same = utf8.count == units.count && (utf8.withContiguousStorageIfAvailable { stored in
-            units.isEmpty || memcmp(stored.baseAddress!, units.baseAddress!, units.count) == 0
-        } ?? utf8.elementsEqual(units))
-        return same ? string : nil
-    }
-
-    /// True when no byte has its high bit set (eight bytes at a time).
-    @inline(__always)
-    private static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        var index = 0
-        var high: UInt64 = 0
-        while index + 8 <= bytes.count {
-            high |= bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-            index += 8
-        }
-        while index < bytes.count {
-            high |= UInt64(bytes[index])
-            index += 1
-        }
-        return high & 0x8080_8080_8080_8080 == 0
     }
 
     /// Reads one value: a scalar is delivered to the innermost container, a container is opened.
@@ -479,7 +416,7 @@ private struct MPDecoder: ~Copyable {
             }
             let bytes = try take(length, for: start)
             try count(payload: length, at: start)
-            return try deliver(.data(Data(bytes)))
+            return try deliver(.data(bytes.data))
         case 0xCA:
             // A float32 widens exactly to the double of the same value.
             let bits = UInt32(truncatingIfNeeded: try bigEndian(4, for: start))
@@ -525,15 +462,12 @@ private struct MPDecoder: ~Copyable {
         case (0xD8, .uuid):
             let bytes = try take(16, for: start)
             try count(payload: 16, at: start)
-            let uuid = bytes.withMemoryRebound(to: UInt8.self) { b in
-                UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
-            }
-            return try deliver(.uuid(uuid))
+            return try deliver(.uuid(bytes.uuid!))
         case (0xD7, .date):
             // The seconds since 2001 as a little-endian double (observed).
-            let bytes = try take(8, for: start)
-            var bits: UInt64 = 0
-            for byte in bytes.reversed() { bits = bits << 8 | UInt64(byte) }
+            guard let bits = input.readLittleEndian(UInt64.self) else {
+                throw failure(.truncated, "the input ends inside the value (8 more bytes needed at offset \(offset), \(input.remaining) left)", at: start)
+            }
             let seconds = Double(bitPattern: bits)
             // invalidDate: finite and within PropertyListValue.dateRange.
             guard PropertyListValue.isValidDate(seconds) else {

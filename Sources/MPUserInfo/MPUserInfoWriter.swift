@@ -116,10 +116,7 @@ private struct MPEncoder: ~Copyable {
             } else {
                 sink.append(0xC6); sink.append(bigEndian: UInt64(count), width: 4)
             }
-            data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
-                let bytes: UnsafeBufferPointer<UInt8> = raw.assumingMemoryBound(to: UInt8.self)
-                sink.append(bytes)
-            }
+            sink.append(data: data)
         case .null:
             sink.append(0xC0)
         case .number(.bool(let flag)):
@@ -156,10 +153,7 @@ private struct MPEncoder: ~Copyable {
             }
         case .uuid(let uuid):
             sink.append(0xD8); sink.append(0x01)
-            withUnsafeBytes(of: uuid.uuid) { (raw: UnsafeRawBufferPointer) in
-                let bytes: UnsafeBufferPointer<UInt8> = raw.assumingMemoryBound(to: UInt8.self)
-                sink.append(bytes)
-            }
+            sink.append(uuid: uuid)
         case .date(let date):
             let seconds = date.timeIntervalSinceReferenceDate
             // invalidDate: the reader refuses dates outside PropertyListValue.dateRange, so the writer does too.
@@ -210,7 +204,6 @@ private struct MPEncoder: ~Copyable {
     }
 
     private mutating func string(_ string: String) throws(UserInfoError) {
-        var string = string
         let count = string.utf8.count
         if count <= 31 {
             sink.append(0xA0 | UInt8(count))
@@ -223,7 +216,7 @@ private struct MPEncoder: ~Copyable {
             guard count <= Int(UInt32.max) else { throw UserInfoError(.stringLimitExceeded, "a string of \(count) bytes does not fit MessagePack's str32") }
             sink.append(0xDB); sink.append(bigEndian: UInt64(count), width: 4)
         }
-        string.withUTF8 { sink.append($0) }
+        sink.append(string.utf8Span.span)
     }
 }
 

@@ -120,8 +120,8 @@ internal struct BinaryPropertyListFlattener: ~Copyable {
     private let maxDepth: Int
     private let keyOrder: KeyOrder
     private var meter: ExpansionMeter
-    private var entries = ScratchArray<Entry>()
-    private var references = ScratchArray<Int>()
+    private var entries = GrowableBuffer<Entry>()
+    private var references = GrowableBuffer<Int>()
     /// The encoded scalar objects, back to back, each distinct one once.
     private var scalars = ByteSink(capacity: 256)
     private var uniqued = ScalarNumbers()
@@ -235,7 +235,7 @@ internal struct BinaryPropertyListFlattener: ~Copyable {
         }
         let tableOffset = 8 + sizes.reduce(0, +)
         let offsetSize = Self.byteWidth(UInt64(tableOffset))
-        let bytes = scalars.count == 0 ? [] : scalars.withBytes(in: 0..<scalars.count) { Array($0) }
+        let bytes = scalars.bytes(in: 0..<scalars.count)
         return BinaryObjectGraph(sizes: sizes, referenceStarts: starts, references: references, scalarRanges: ranges, scalarBytes: bytes,
                                  referenceSize: referenceSize, offsetSize: offsetSize,
                                  totalBytes: tableOffset + entries.count * offsetSize + 32)
@@ -248,12 +248,12 @@ internal struct BinaryPropertyListFlattener: ~Copyable {
         let referenceSize = Self.byteWidth(UInt64(entries.count))
         var out = ByteSink(capacity: 64 + scalars.count + entries.count * 8 + references.count * referenceSize)
         out.append("bplist00")
-        var offsets = ScratchArray<Int>(capacity: entries.count)
+        var offsets = GrowableBuffer<Int>(capacity: entries.count)
         for index in 0..<entries.count {
             offsets.append(out.count)
             switch entries[index] {
             case .scalar(let start, let length):
-                scalars.withBytes(in: start..<(start + length)) { out.append($0) }
+                out.append(from: scalars, in: start..<(start + length))
             case .array(let start, let count):
                 Self.appendHeader(BinaryFormat.Marker.array, count: count, to: &out)
                 for i in start..<(start + count) { Self.appendBigEndian(UInt64(references[i]), width: referenceSize, to: &out) }
@@ -287,7 +287,7 @@ internal struct BinaryPropertyListFlattener: ~Copyable {
             appendBigEndian(date.timeIntervalSinceReferenceDate.bitPattern, width: 8, to: &out)
         case .data(let data):
             appendHeader(BinaryFormat.Marker.data, count: data.count, to: &out)
-            data.withUnsafeBytes { out.append($0.assumingMemoryBound(to: UInt8.self)) }
+            out.append(data: data)
         case .string(let string):
             appendString(string, to: &out)
         case .uid(let uid):
@@ -327,16 +327,14 @@ internal struct BinaryPropertyListFlattener: ~Copyable {
     /// ASCII strings as 0x5n bytes; any other as 0x6n UTF-16BE units,
     /// transcoded from the string's UTF-8 in one pass (``UTF16BigEndian``).
     private static func appendString(_ string: String, to out: inout ByteSink) {
-        var string = string
-        string.withUTF8 { utf8 in
-            if WordScan.firstNonASCII(UnsafeRawBufferPointer(utf8)) == nil {
-                appendHeader(BinaryFormat.Marker.asciiString, count: utf8.count, to: &out)
-                out.append(utf8)
-            } else {
-                let units = UTF16BigEndian.unitCount(utf8: utf8)
-                appendHeader(BinaryFormat.Marker.utf16String, count: units, to: &out)
-                out.append(utf16BigEndianOf: utf8, units: units)
-            }
+        let utf8 = string.utf8Span.span
+        if utf8.bytes.firstNonASCII == nil {
+            appendHeader(BinaryFormat.Marker.asciiString, count: utf8.count, to: &out)
+            out.append(utf8)
+        } else {
+            let units = UTF16BigEndian.unitCount(utf8: utf8)
+            appendHeader(BinaryFormat.Marker.utf16String, count: units, to: &out)
+            out.append(utf16BigEndianOf: utf8, units: units)
         }
     }
 
@@ -377,19 +375,17 @@ internal struct BinaryPropertyListFlattener: ~Copyable {
 /// writing quadratic.
 private struct ScalarNumbers: ~Copyable {
     /// `hash bits << 32 | (object number + 1)`, or 0 for an empty slot.
-    private var slots = ScratchArray<UInt64>(repeating: 0, count: 64)
+    private var slots = GrowableBuffer<UInt64>(repeating: 0, count: 64)
     private var count = 0
 
     /// The number of a scalar encoded as `scalars[range]` numbered before,
     /// else `next` (now taken). `written` describes the objects numbered so far.
     mutating func number(for range: Range<Int>, in scalars: borrowing ByteSink, next: Int,
-                         written: borrowing ScratchArray<BinaryPropertyListFlattener.Entry>) -> Int {
+                         written: borrowing GrowableBuffer<BinaryPropertyListFlattener.Entry>) -> Int {
         precondition(next < Int(UInt32.max), "more objects than a binary property list can number")
-        let hash = scalars.withBytes(in: range) { bytes -> Int in
-            var hasher = Hasher()
-            hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
-            return hasher.finalize()
-        }
+        var hasher = Hasher()
+        scalars.hash(range, into: &hasher)
+        let hash = hasher.finalize()
         let hashBits = UInt64(UInt32(truncatingIfNeeded: hash >> 32))
         let mask = slots.count - 1
         var bucket = Int(hashBits) & mask
@@ -411,7 +407,7 @@ private struct ScalarNumbers: ~Copyable {
 
     /// Doubles the table, placing each slot by its stored hash bits.
     private mutating func grow() {
-        var larger = ScratchArray<UInt64>(repeating: 0, count: 2 * slots.count)
+        var larger = GrowableBuffer<UInt64>(repeating: 0, count: 2 * slots.count)
         let mask = larger.count - 1
         for index in 0..<slots.count where slots[index] != 0 {
             let slot = slots[index]

@@ -1,5 +1,4 @@
 internal import PropertyList
-internal import CLibXML2Bridge
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -32,12 +31,8 @@ enum RealText {
     /// Appends `%.17g` of a finite, non-zero `real`.
     static func appendG17(_ real: Double, to out: inout ByteSink) {
         if !appendFixed(real, to: &out) {
-            // "%.17g" needs at most 24 bytes ("-1.2345678901234567e-308" and a NUL).
-            withUnsafeTemporaryAllocation(of: CChar.self, capacity: 32) { buffer in
-                let length = Int(activitycodec_format_g17(buffer.baseAddress, 32, real))
-                let bytes = UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: UInt8.self)
-                out.append(UnsafeBufferPointer(start: bytes, count: min(max(length, 0), 31)))
-            }
+            // Exponent notation and subnormals: the C library's own.
+            CFormat.appendG17(real, to: &out)
         }
     }
 
@@ -69,33 +64,31 @@ enum RealText {
         }
         guard settled else { return false }
         // The 17 digits, most significant first.
-        var text: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes of room
-        return withUnsafeMutableBytes(of: &text) { room -> Bool in
-            let d = room.baseAddress!.assumingMemoryBound(to: UInt8.self)
-            var rest = digits
-            for i in stride(from: 16, through: 0, by: -1) {
-                d[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
-                rest /= 10
-            }
-            // Trailing zeros are not written (%g without #).
-            var last = 16
-            while last > 0 && d[last] == UInt8(ascii: "0") { last -= 1 }
-            if real.sign == .minus { out.append(UInt8(ascii: "-")) }
-            if exponent >= 0 {
-                // X + 1 integer digits, then the fraction if any remains.
-                out.append(UnsafeBufferPointer(start: d, count: exponent + 1))
-                if last > exponent {
-                    out.append(UInt8(ascii: "."))
-                    out.append(UnsafeBufferPointer(start: d + exponent + 1, count: last - exponent))
-                }
-            } else {
-                // 0.000ddd: −X − 1 zeros after the point.
-                out.append("0.")
-                out.append(repeating: UInt8(ascii: "0"), count: -exponent - 1)
-                out.append(UnsafeBufferPointer(start: d, count: last + 1))
-            }
-            return true
+        var d = InlineArray<17, UInt8>(repeating: 0)
+        var rest = digits
+        for i in stride(from: 16, through: 0, by: -1) {
+            d[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+            rest /= 10
         }
+        // Trailing zeros are not written (%g without #).
+        var last = 16
+        while last > 0 && d[last] == UInt8(ascii: "0") { last -= 1 }
+        if real.sign == .minus { out.append(UInt8(ascii: "-")) }
+        let text = d.span
+        if exponent >= 0 {
+            // X + 1 integer digits, then the fraction if any remains.
+            out.append(text.extracting(0..<(exponent + 1)))
+            if last > exponent {
+                out.append(UInt8(ascii: "."))
+                out.append(text.extracting((exponent + 1)...last))
+            }
+        } else {
+            // 0.000ddd: −X − 1 zeros after the point.
+            out.append("0.")
+            out.append(repeating: UInt8(ascii: "0"), count: -exponent - 1)
+            out.append(text.extracting(0...last))
+        }
+        return true
     }
 
     /// m·2ᵉ·10ᵏ rounded half to even (k ≤ 21, and small enough a result to fit).

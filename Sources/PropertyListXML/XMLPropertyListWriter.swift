@@ -112,13 +112,12 @@ enum XMLLayout {
             out.append(compact ? "<array>" : "<array>\n")
             // Members are read in place, not copied out (a copy of a string
             // or container is an atomic retain and release).
-            try elements.withUnsafeBufferPointer { (members) throws(PropertyListError) in
-                for position in members.indices {
-                    do throws(PropertyListError) {
-                        try append(members[position], indent: indent + 1, depth: depth + 1, maxDepth: maxDepth, keyOrder: keyOrder, compact: compact, meter: &meter, to: &out)
-                    } catch {
-                        throw error.inside(.index(position))
-                    }
+            let members = elements.span
+            for position in 0..<members.count {
+                do throws(PropertyListError) {
+                    try append(members[position], indent: indent + 1, depth: depth + 1, maxDepth: maxDepth, keyOrder: keyOrder, compact: compact, meter: &meter, to: &out)
+                } catch {
+                    throw error.inside(.index(position))
                 }
             }
             tabs(indent, compact, &out)
@@ -132,20 +131,17 @@ enum XMLLayout {
             }
             out.append(compact ? "<dict>" : "<dict>\n")
             let (keys, values) = (dictionary.keys, dictionary.values)
-            try keys.withUnsafeBufferPointer { (keys) throws(PropertyListError) in
-                try values.withUnsafeBufferPointer { (values) throws(PropertyListError) in
-                    for position in dictionary.writerOrder(keyOrder) {
-                        do throws(PropertyListError) {
-                            try meter.charge(depth: depth + 1, payload: keys[position].utf8.count)
-                            tabs(indent + 1, compact, &out)
-                            out.append("<key>")
-                            try escape(keys[position], &out)
-                            out.append(compact ? "</key>" : "</key>\n")
-                            try append(values[position], indent: indent + 1, depth: depth + 1, maxDepth: maxDepth, keyOrder: keyOrder, compact: compact, meter: &meter, to: &out)
-                        } catch {
-                            throw error.inside(.key(keys[position]))
-                        }
-                    }
+            let (keySpan, valueSpan) = (keys.span, values.span)
+            for position in dictionary.writerOrder(keyOrder) {
+                do throws(PropertyListError) {
+                    try meter.charge(depth: depth + 1, payload: keySpan[position].utf8.count)
+                    tabs(indent + 1, compact, &out)
+                    out.append("<key>")
+                    try escape(keySpan[position], &out)
+                    out.append(compact ? "</key>" : "</key>\n")
+                    try append(valueSpan[position], indent: indent + 1, depth: depth + 1, maxDepth: maxDepth, keyOrder: keyOrder, compact: compact, meter: &meter, to: &out)
+                } catch {
+                    throw error.inside(.key(keySpan[position]))
                 }
             }
             tabs(indent, compact, &out)
@@ -161,11 +157,7 @@ enum XMLLayout {
     /// `&`, `<`, `>` as entities, a carriage return as `&#13;`; characters XML 1.0
     /// cannot carry are refused.
     static func escape(_ string: String, _ out: inout ByteSink) throws(PropertyListError) {
-        // A native string's UTF-8 is read in place (withUTF8 needs a mutable
-        // copy: a retain and a release per string).
-        let refused: UInt32? = string.utf8.withContiguousStorageIfAvailable { escape(utf8: $0, &out) }
-            ?? { var copy = string; return copy.withUTF8 { escape(utf8: $0, &out) } }()
-        if let refused {
+        if let refused = escape(utf8: string.utf8Span.span, &out) {
             throw PropertyListError(.unrepresentableValue, refused == 0xFEFF
                 ? "Apple's XML parser drops a U+FEFF at the start of a string or key"
                 : "XML cannot carry the character U+\(String(refused, radix: 16, uppercase: true))")
@@ -173,52 +165,46 @@ enum XMLLayout {
     }
 
     /// ``escape(_:_:)`` on a string's UTF-8: runs of bytes that need nothing
-    /// are copied at once; the scalar XML cannot carry, if any, is returned.
-    private static func escape(utf8 bytes: UnsafeBufferPointer<UInt8>, _ out: inout ByteSink) -> UInt32? {
-        do {
-            // unrepresentableValue: Apple's parser drops a leading U+FEFF, however it is written.
-            if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { return 0xFEFF }
-            var run = 0
-            var i = 0
-            let count = bytes.count
-            let raw = UnsafeRawPointer(bytes.baseAddress)
-            // Where the byte-by-byte scan may hand back to the word-at-a-time one.
-            var bytewiseUntil = 0
-            while i < count {
-                // Eight plain bytes at a time (none below 0x20, none of & < > 0xEF);
-                // a word that fails is then scanned byte by byte.
-                if i >= bytewiseUntil {
-                    if i + 8 <= count, let raw, !XMLLayout.mayNeedEscaping(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) {
-                        i += 8
-                        continue
-                    }
-                    bytewiseUntil = i + 8
+    /// are copied at once (found eight bytes at a time); the scalar XML cannot
+    /// carry, if any, is returned.
+    private static func escape(utf8 bytes: Span<UInt8>, _ out: inout ByteSink) -> UInt32? {
+        let count = bytes.count
+        // unrepresentableValue: Apple's parser drops a leading U+FEFF, however it is written.
+        if count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { return 0xFEFF }
+        var run = 0
+        var from = 0
+        while let i = bytes.firstByte(from: from, wordMayMatch: XMLLayout.mayNeedEscaping, isMatch: XMLLayout.needsEscaping) {
+            let byte = bytes[i]
+            if byte == 0xEF {
+                // U+FFFE and U+FFFF (EF BF BE, EF BF BF) are not XML characters; other EF sequences are copied.
+                if i + 2 < count, bytes[i + 1] == 0xBF, bytes[i + 2] >= 0xBE {
+                    return 0xFF00 | UInt32(bytes[i + 2])
                 }
-                let byte = bytes[i]
-                if byte >= 0x20, byte != 0x26, byte != 0x3C, byte != 0x3E, byte != 0xEF { i += 1; continue }
-                out.append(UnsafeBufferPointer(rebasing: bytes[run..<i]))
-                switch byte {
-                case 0x26: out.append("&amp;")
-                case 0x3C: out.append("&lt;")
-                case 0x3E: out.append("&gt;")
-                case 0x0D: out.append("&#13;")
-                case 0x09, 0x0A: out.append(byte)
-                case 0xEF:
-                    // U+FFFE and U+FFFF (EF BF BE, EF BF BF) are not XML characters.
-                    if i + 2 < bytes.count, bytes[i + 1] == 0xBF, bytes[i + 2] >= 0xBE {
-                        return 0xFF00 | UInt32(bytes[i + 2])
-                    }
-                    out.append(byte)
-                default:
-                    // unrepresentableValue: XML 1.0 has no way to write C0 controls but tab and line feed.
-                    return UInt32(byte)
-                }
-                i += 1
-                run = i
+                from = i + 1
+                continue
             }
-            out.append(UnsafeBufferPointer(rebasing: bytes[run..<bytes.count]))
-            return nil
+            out.append(bytes.extracting(run..<i))
+            switch byte {
+            case 0x26: out.append("&amp;")
+            case 0x3C: out.append("&lt;")
+            case 0x3E: out.append("&gt;")
+            case 0x0D: out.append("&#13;")
+            case 0x09, 0x0A: out.append(byte)
+            default:
+                // unrepresentableValue: XML 1.0 has no way to write C0 controls but tab and line feed.
+                return UInt32(byte)
+            }
+            run = i + 1
+            from = run
         }
+        out.append(bytes.extracting(run..<count))
+        return nil
+    }
+
+    /// True for the bytes ``escape(utf8:_:)`` looks at: C0 controls, `&`, `<`, `>`, 0xEF.
+    @inline(__always)
+    static func needsEscaping(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == 0x26 || byte == 0x3C || byte == 0x3E || byte == 0xEF
     }
 
     /// False when none of the eight bytes of `word` can need escaping or refusal:
@@ -255,7 +241,7 @@ enum XMLLayout {
         if compact {
             // One line of base64, no layout.
             out.append("<data>")
-            Array(data.base64EncodedString().utf8).withUnsafeBufferPointer { out.append($0) }
+            out.append(contentsOf: Array(data.base64EncodedString().utf8))
             out.append("</data>")
             return
         }
@@ -267,7 +253,7 @@ enum XMLLayout {
         while start < encoded.count {
             let end = min(start + lineLength, encoded.count)
             tabs(lineIndent, false, &out)
-            encoded[start..<end].withUnsafeBufferPointer { out.append($0) }
+            out.append(encoded.span.extracting(start..<end))
             out.append(0x0A)
             start = end
         }

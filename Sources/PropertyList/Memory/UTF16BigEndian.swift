@@ -88,7 +88,11 @@ package enum UTF16BigEndian {
 
     /// The UTF-16 units of well-formed UTF-8: one per byte that does not
     /// continue a sequence, and one more per 4-byte sequence (a surrogate pair).
-    package static func unitCount(utf8: UnsafeBufferPointer<UInt8>) -> Int {
+    package static func unitCount(utf8 span: Span<UInt8>) -> Int {
+        unsafe span.withUnsafeBufferPointer { unitCount(utf8: $0) }
+    }
+
+    static func unitCount(utf8: UnsafeBufferPointer<UInt8>) -> Int {
         guard let base = utf8.baseAddress else { return 0 }
         let bytes = UnsafeRawPointer(base)
         let count = utf8.count

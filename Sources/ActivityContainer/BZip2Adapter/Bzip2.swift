@@ -13,7 +13,11 @@ enum Bzip2 {
     /// Inflates one whole bzip2 stream, streaming into a buffer that never
     /// grows past `cap + 1` bytes: a bomb costs at most `cap` bytes of output
     /// and libbz2's own state (small mode: under 2.5 MB for any block size).
-    static func inflate(_ input: UnsafeRawBufferPointer, cap: Int) -> Result<[UInt8], InflateFailure> {
+    static func inflate(_ input: RawSpan, cap: Int) -> Result<[UInt8], InflateFailure> {
+        unsafe input.withUnsafeBytes { inflate(raw: $0, cap: cap) }
+    }
+
+    private static func inflate(raw input: UnsafeRawBufferPointer, cap: Int) -> Result<[UInt8], InflateFailure> {
         var stream = bz_stream()
         // small = 1: libbz2's low-memory decoder, ~2.3 MB at block size 9.
         guard BZ2_bzDecompressInit(&stream, 0, 1) == BZ_OK else {

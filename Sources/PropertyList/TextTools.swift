@@ -1,50 +1,5 @@
-// Byte-level helpers every codec shares, defined once: word-at-a-time scans,
-// hexadecimal digits, and JSON string quoting (Specs/architecture.md, "Shared tools").
-
-/// Eight bytes at a time, as one `UInt64`: each function sets the high bit of
-/// some byte exactly when the word holds such a byte. The lowest flag marks the
-/// first such byte; flags above it may be spurious (borrows), which callers
-/// either ignore or never read.
-package enum WordScan {
-    // Marked inlinable, but (2026-11-25, Swift 6.3.1) a release build still
-    // calls them from other modules of the package (objdump shows the calls):
-    // the hottest loops elsewhere (XML markup scan, XML escaping) keep their
-    // own inline copies of these two formulas.
-    @inlinable package static var ones: UInt64 { 0x0101_0101_0101_0101 }
-    @inlinable package static var highs: UInt64 { 0x8080_8080_8080_8080 }
-
-    /// Flags where a byte of `word` equals `byte`.
-    @inlinable @inline(__always)
-    package static func bytes(in word: UInt64, equalTo byte: UInt8) -> UInt64 {
-        let x = word ^ (ones &* UInt64(byte))
-        return (x &- ones) & ~x & highs
-    }
-
-    /// Flags where a byte of `word` is below `limit` (at most 0x80).
-    @inlinable @inline(__always)
-    package static func bytes(in word: UInt64, below limit: UInt8) -> UInt64 {
-        (word &- ones &* UInt64(limit)) & ~word & highs
-    }
-
-    /// True when some byte of `word` is 0x80 or above (exact: no borrows).
-    @inlinable @inline(__always)
-    package static func hasNonASCII(_ word: UInt64) -> Bool { word & highs != 0 }
-
-    /// The index of the first byte ≥ 0x80 in `region`, or nil when it is all ASCII.
-    package static func firstNonASCII(_ region: UnsafeRawBufferPointer) -> Int? {
-        var i = 0
-        let count = region.count
-        while i + 8 <= count {
-            if hasNonASCII(region.loadUnaligned(fromByteOffset: i, as: UInt64.self)) { break }
-            i += 8
-        }
-        while i < count {
-            if region[i] >= 0x80 { return i }
-            i += 1
-        }
-        return nil
-    }
-}
+// Text helpers every codec shares, defined once: hexadecimal digits and JSON
+// string quoting (word-at-a-time scans are in Memory/WordScan.swift) (Specs/architecture.md, "Shared tools").
 
 /// Hexadecimal digits.
 package enum Hex {

@@ -75,69 +75,20 @@ package enum ScratchMemory {
         }
         if let freed { free(freed.base) }
     }
-}
 
-/// A growable array of plain values in ``ScratchMemory``: a writer's tables
-/// (objects, references, the scalar index) that live for one call. Indexes
-/// are checked; growth doubles, moving the elements to a larger buffer.
-package struct ScratchArray<Element: BitwiseCopyable>: ~Copyable {
-    private var buffer: ScratchMemory.Buffer
-    private var elements: UnsafeMutablePointer<Element>
-    private var capacity: Int
-    /// The number of elements.
-    package private(set) var count = 0
-
-    /// An empty array with room for `capacity` elements.
-    package init(capacity: Int = 16) {
-        let wanted = max(capacity, 1)
-        buffer = ScratchMemory.take(atLeast: wanted * MemoryLayout<Element>.stride)
-        self.capacity = buffer.capacity / MemoryLayout<Element>.stride
-        elements = buffer.base.bindMemory(to: Element.self, capacity: self.capacity)
+    /// Sets `bytes` bytes at `base` to zero.
+    package static func clear(_ base: UnsafeMutableRawPointer, bytes: Int) {
+        memset(base, 0, bytes)
     }
 
-    /// `count` copies of `element`.
-    package init(repeating element: Element, count: Int) {
-        self.init(capacity: count)
-        elements.initialize(repeating: element, count: count)
-        self.count = count
+    /// `bytes` zeroed bytes from `calloc`: pages the caller never writes are never committed.
+    package static func zeroedAllocation(bytes: Int) -> UnsafeMutableRawPointer {
+        guard let memory = calloc(max(bytes, 1), 1) else { preconditionFailure("out of memory for \(bytes) bytes") }
+        return memory
     }
 
-    deinit { ScratchMemory.give(buffer) }
-
-    package subscript(index: Int) -> Element {
-        @inline(__always) get {
-            precondition(index >= 0 && index < count, "index out of range")
-            return elements[index]
-        }
-        @inline(__always) set {
-            precondition(index >= 0 && index < count, "index out of range")
-            elements[index] = newValue
-        }
-    }
-
-    @inline(__always)
-    package mutating func append(_ element: Element) {
-        if count == capacity { grow(toHold: count + 1) }
-        elements[count] = element
-        count += 1
-    }
-
-    package mutating func append(repeating element: Element, count more: Int) {
-        precondition(more >= 0)
-        if more > capacity - count { grow(toHold: count + more) }
-        (elements + count).initialize(repeating: element, count: more)
-        count += more
-    }
-
-    private mutating func grow(toHold needed: Int) {
-        var grown = max(capacity * 2, 16)
-        while grown < needed { grown *= 2 }
-        let larger = ScratchMemory.take(atLeast: grown * MemoryLayout<Element>.stride)
-        let moved = larger.base.bindMemory(to: Element.self, capacity: larger.capacity / MemoryLayout<Element>.stride)
-        moved.initialize(from: elements, count: count)
-        ScratchMemory.give(buffer)
-        buffer = larger
-        elements = moved
-        capacity = larger.capacity / MemoryLayout<Element>.stride
+    /// Frees memory from ``zeroedAllocation(bytes:)``.
+    package static func freeZeroed(_ memory: UnsafeMutableRawPointer) {
+        free(memory)
     }
 }

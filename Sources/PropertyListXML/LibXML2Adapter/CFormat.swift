@@ -1,0 +1,18 @@
+internal import PropertyList
+internal import CLibXML2Bridge
+
+/// The C library's `printf("%.17g")`, through the bridge: the reference
+/// spelling of reals outside ``RealText``'s fast path (exponent notation,
+/// subnormals).
+enum CFormat {
+    /// Appends `%.17g` of `real`.
+    static func appendG17(_ real: Double, to out: inout ByteSink) {
+        // "%.17g" needs at most 24 bytes ("-1.2345678901234567e-308" and a NUL).
+        var text = InlineArray<32, UInt8>(repeating: 0)
+        var span = text.mutableSpan
+        let length = unsafe span.withUnsafeMutableBufferPointer { buffer in
+            Int(activitycodec_format_g17(UnsafeMutableRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self), 32, real))
+        }
+        out.append(text.span.extracting(0..<min(max(length, 0), 31)))
+    }
+}
