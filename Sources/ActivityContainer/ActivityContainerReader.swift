@@ -1,5 +1,5 @@
 public import FoundationEssentials
-import PropertyList
+@_spi(ByteKit) import PropertyList
 
 /// Reads an activity container strictly (Specs/activity-container.md):
 /// the header, the field words and their tag bits, every length inside the

@@ -1,5 +1,5 @@
 public import FoundationEssentials
-public import PropertyList
+@_spi(ByteKit) public import PropertyList
 public import UserInfo
 
 /// Writes a userInfo as Apple's "MP" MessagePack (Specs/mp-userinfo.md,
@@ -216,7 +216,7 @@ private struct MPEncoder: ~Copyable {
             guard count <= Int(UInt32.max) else { throw UserInfoError(.stringLimitExceeded, "a string of \(count) bytes does not fit MessagePack's str32") }
             sink.append(0xDB); sink.append(bigEndian: UInt64(count), width: 4)
         }
-        sink.append(string.utf8Span.span)
+        string.withUTF8Span { sink.append($0) }
     }
 }
 

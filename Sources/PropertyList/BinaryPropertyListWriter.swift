@@ -327,14 +327,15 @@ internal struct BinaryPropertyListFlattener: ~Copyable {
     /// ASCII strings as 0x5n bytes; any other as 0x6n UTF-16BE units,
     /// transcoded from the string's UTF-8 in one pass (``UTF16BigEndian``).
     private static func appendString(_ string: String, to out: inout ByteSink) {
-        let utf8 = string.utf8Span.span
-        if utf8.bytes.firstNonASCII == nil {
-            appendHeader(BinaryFormat.Marker.asciiString, count: utf8.count, to: &out)
-            out.append(utf8)
-        } else {
-            let units = UTF16BigEndian.unitCount(utf8: utf8)
-            appendHeader(BinaryFormat.Marker.utf16String, count: units, to: &out)
-            out.append(utf16BigEndianOf: utf8, units: units)
+        string.withUTF8Span { utf8 in
+            if utf8.bytes.firstNonASCII == nil {
+                appendHeader(BinaryFormat.Marker.asciiString, count: utf8.count, to: &out)
+                out.append(utf8)
+            } else {
+                let units = UTF16BigEndian.unitCount(utf8: utf8)
+                appendHeader(BinaryFormat.Marker.utf16String, count: units, to: &out)
+                out.append(utf16BigEndianOf: utf8, units: units)
+            }
         }
     }
 

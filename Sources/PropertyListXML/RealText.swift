@@ -1,4 +1,4 @@
-internal import PropertyList
+@_spi(ByteKit) internal import PropertyList
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

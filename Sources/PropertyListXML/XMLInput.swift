@@ -1,5 +1,5 @@
 import FoundationEssentials
-import PropertyList
+@_spi(ByteKit) import PropertyList
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,5 +1,5 @@
 public import FoundationEssentials
-public import PropertyList
+@_spi(ByteKit) public import PropertyList
 internal import CLibXML2Bridge
 #if canImport(Glibc)
 import Glibc
@@ -157,7 +157,7 @@ enum XMLLayout {
     /// `&`, `<`, `>` as entities, a carriage return as `&#13;`; characters XML 1.0
     /// cannot carry are refused.
     static func escape(_ string: String, _ out: inout ByteSink) throws(PropertyListError) {
-        if let refused = escape(utf8: string.utf8Span.span, &out) {
+        if let refused = string.withUTF8Span({ escape(utf8: $0, &out) }) {
             throw PropertyListError(.unrepresentableValue, refused == 0xFEFF
                 ? "Apple's XML parser drops a U+FEFF at the start of a string or key"
                 : "XML cannot carry the character U+\(String(refused, radix: 16, uppercase: true))")

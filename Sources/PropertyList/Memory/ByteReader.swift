@@ -1,4 +1,4 @@
-package import FoundationEssentials
+public import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -15,85 +15,86 @@ import Darwin
 /// `objectOverrun`, …) with the offset it happened at.
 ///
 /// The reader cannot outlive the bytes it reads (it is `~Escapable`).
-package struct ByteReader: ~Escapable {
+@_spi(ByteKit) public struct ByteReader: ~Escapable {
     /// The whole input.
-    package let bytes: RawSpan
+    @_spi(ByteKit) public let bytes: RawSpan
     /// The offset of the next sequential read.
-    package private(set) var offset: Int
+    @inlinable @_spi(ByteKit) public var offset: Int { position }
+    @usableFromInline var position: Int
 
     /// A reader at the start of `bytes` (or at `offset`).
     @_lifetime(copy bytes)
-    package init(_ bytes: RawSpan, offset: Int = 0) {
+    @_spi(ByteKit) public init(_ bytes: RawSpan, offset: Int = 0) {
         precondition(offset >= 0 && offset <= bytes.byteCount)
         self.bytes = bytes
-        self.offset = offset
+        self.position = offset
     }
 
     /// The number of input bytes.
-    @inlinable package var count: Int { bytes.byteCount }
+    @inlinable @_spi(ByteKit) public var count: Int { bytes.byteCount }
     /// Bytes after the cursor.
-    @inlinable package var remaining: Int { bytes.byteCount &- offset }
+    @inlinable @_spi(ByteKit) public var remaining: Int { bytes.byteCount &- offset }
     /// True when the cursor is at the end of the input.
-    @inlinable package var isAtEnd: Bool { offset == bytes.byteCount }
+    @inlinable @_spi(ByteKit) public var isAtEnd: Bool { offset == bytes.byteCount }
 
     // MARK: Sequential reads: nil when short, the cursor moved only on success
 
     /// The byte at the cursor.
     @inlinable @inline(__always)
-    package mutating func readByte() -> UInt8? {
+    @_spi(ByteKit) public mutating func readByte() -> UInt8? {
         guard offset < bytes.byteCount else { return nil }
-        defer { offset &+= 1 }
+        defer { position &+= 1 }
         return unsafe bytes.unsafeLoad(fromUncheckedByteOffset: offset, as: UInt8.self)
     }
 
     /// A big-endian integer of `T`'s width.
     @inlinable @inline(__always)
-    package mutating func readBigEndian<T: FixedWidthInteger & BitwiseCopyable>(_: T.Type) -> T? {
+    @_spi(ByteKit) public mutating func readBigEndian<T: FixedWidthInteger & BitwiseCopyable>(_: T.Type) -> T? {
         let width = MemoryLayout<T>.size
         guard width <= remaining else { return nil }
-        defer { offset &+= width }
+        defer { position &+= width }
         return T(bigEndian: unsafe bytes.unsafeLoadUnaligned(fromUncheckedByteOffset: offset, as: T.self))
     }
 
     /// A little-endian integer of `T`'s width.
     @inlinable @inline(__always)
-    package mutating func readLittleEndian<T: FixedWidthInteger & BitwiseCopyable>(_: T.Type) -> T? {
+    @_spi(ByteKit) public mutating func readLittleEndian<T: FixedWidthInteger & BitwiseCopyable>(_: T.Type) -> T? {
         let width = MemoryLayout<T>.size
         guard width <= remaining else { return nil }
-        defer { offset &+= width }
+        defer { position &+= width }
         return T(littleEndian: unsafe bytes.unsafeLoadUnaligned(fromUncheckedByteOffset: offset, as: T.self))
     }
 
     /// A big-endian unsigned integer of `width` bytes (1…8).
     @inlinable @inline(__always)
-    package mutating func readBigEndian(width: Int) -> UInt64? {
+    @_spi(ByteKit) public mutating func readBigEndian(width: Int) -> UInt64? {
         guard let value = bigEndian(at: offset, width: width) else { return nil }
-        offset &+= width
+        position &+= width
         return value
     }
 
     /// The next `count` bytes.
     @inlinable @inline(__always)
     @_lifetime(copy self)
-    package mutating func readBytes(_ count: Int) -> RawSpan? {
+    @_spi(ByteKit) public mutating func readBytes(_ count: Int) -> RawSpan? {
         guard count >= 0, count <= remaining else { return nil }
-        defer { offset &+= count }
+        defer { position &+= count }
         return unsafe bytes.extracting(unchecked: offset..<(offset &+ count))
     }
 
     /// Skips `count` bytes; false (and the cursor unmoved) when fewer remain.
     @inlinable
-    package mutating func skip(_ count: Int) -> Bool {
+    @_spi(ByteKit) public mutating func skip(_ count: Int) -> Bool {
         guard count >= 0, count <= remaining else { return false }
-        offset &+= count
+        position &+= count
         return true
     }
 
     /// Moves the cursor to `offset`; false (and the cursor unmoved) when it is past the end.
     @inlinable
-    package mutating func move(to offset: Int) -> Bool {
+    @_spi(ByteKit) public mutating func move(to offset: Int) -> Bool {
         guard offset >= 0, offset <= bytes.byteCount else { return false }
-        self.offset = offset
+        self.position = offset
         return true
     }
 
@@ -101,21 +102,21 @@ package struct ByteReader: ~Escapable {
 
     /// The byte at `offset`.
     @inlinable @inline(__always)
-    package func byte(at offset: Int) -> UInt8? {
+    @_spi(ByteKit) public func byte(at offset: Int) -> UInt8? {
         guard offset >= 0, offset < bytes.byteCount else { return nil }
         return unsafe bytes.unsafeLoad(fromUncheckedByteOffset: offset, as: UInt8.self)
     }
 
     /// The byte at `offset`, which the caller has checked is below ``count``.
     @inlinable @inline(__always)
-    package subscript(offset: Int) -> UInt8 {
+    @_spi(ByteKit) public subscript(offset: Int) -> UInt8 {
         precondition(offset >= 0 && offset < bytes.byteCount, "offset out of range")
         return unsafe bytes.unsafeLoad(fromUncheckedByteOffset: offset, as: UInt8.self)
     }
 
     /// A big-endian unsigned integer of `width` bytes (1…8) at `offset`.
     @inlinable @inline(__always)
-    package func bigEndian(at offset: Int, width: Int) -> UInt64? {
+    @_spi(ByteKit) public func bigEndian(at offset: Int, width: Int) -> UInt64? {
         guard offset >= 0, width >= 1, width <= 8, width <= bytes.byteCount &- offset else { return nil }
         switch width {
         case 1: return UInt64(unsafe bytes.unsafeLoad(fromUncheckedByteOffset: offset, as: UInt8.self))
@@ -134,13 +135,13 @@ package struct ByteReader: ~Escapable {
     /// The bytes at `range`.
     @inlinable @inline(__always)
     @_lifetime(copy self)
-    package func bytes(in range: Range<Int>) -> RawSpan? {
+    @_spi(ByteKit) public func bytes(in range: Range<Int>) -> RawSpan? {
         guard range.lowerBound >= 0, range.upperBound <= bytes.byteCount else { return nil }
         return unsafe bytes.extracting(unchecked: range)
     }
 
     /// The first offset at or after `start` holding `byte`, or nil.
-    package func firstOffset(of byte: UInt8, from start: Int = 0) -> Int? {
+    @_spi(ByteKit) public func firstOffset(of byte: UInt8, from start: Int = 0) -> Int? {
         guard start >= 0, start < bytes.byteCount else { return nil }
         return unsafe bytes.withUnsafeBytes { raw in
             guard let found = memchr(raw.baseAddress! + start, Int32(byte), raw.count - start) else { return nil }
@@ -153,18 +154,18 @@ package struct ByteReader: ~Escapable {
 
 extension RawSpan {
     /// The bytes, copied into `Data`.
-    package var data: Data {
+    @_spi(ByteKit) public var data: Data {
         unsafe withUnsafeBytes { Data($0) }
     }
 
     /// The bytes, copied into an array.
-    package var array: [UInt8] {
+    @_spi(ByteKit) public var array: [UInt8] {
         unsafe withUnsafeBytes { Array($0) }
     }
 
     /// The bytes as a `String` when they are well-formed UTF-8, else nil.
     /// ASCII (checked eight bytes at a time) is copied without validating again.
-    package var validUTF8String: String? {
+    @_spi(ByteKit) public var validUTF8String: String? {
         unsafe withUnsafeBytes { raw in
             let bytes = raw.assumingMemoryBound(to: UInt8.self)
             if WordScan.firstNonASCII(raw) == nil {
@@ -176,7 +177,7 @@ extension RawSpan {
     }
 
     /// The 16 bytes as a UUID, or nil when there are not exactly 16.
-    package var uuid: UUID? {
+    @_spi(ByteKit) public var uuid: UUID? {
         guard byteCount == 16 else { return nil }
         return unsafe withUnsafeBytes { b in
             UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
@@ -184,7 +185,7 @@ extension RawSpan {
     }
 
     /// The bytes as a `String` when every one is ASCII, else the offset of the first that is not.
-    package func asciiString() -> Result<String, NonASCIIByte> {
+    @_spi(ByteKit) public func asciiString() -> Result<String, NonASCIIByte> {
         unsafe withUnsafeBytes { raw in
             if let bad = WordScan.firstNonASCII(raw) { return .failure(NonASCIIByte(offset: bad, byte: raw[bad])) }
             // ASCII, just checked, is valid UTF-8: copied without validating again.
@@ -194,12 +195,13 @@ extension RawSpan {
     }
 
     /// The offset of the first byte at or above 0x80, or nil when every byte is ASCII.
-    package var firstNonASCII: Int? {
+    @inlinable @inline(__always)
+    @_spi(ByteKit) public var firstNonASCII: Int? {
         unsafe withUnsafeBytes { WordScan.firstNonASCII($0) }
     }
 
     /// True when both spans hold the same bytes.
-    package func sameBytes(as other: RawSpan) -> Bool {
+    @_spi(ByteKit) public func sameBytes(as other: RawSpan) -> Bool {
         guard byteCount == other.byteCount else { return false }
         guard byteCount > 0 else { return true }
         return unsafe withUnsafeBytes { a in
@@ -208,14 +210,14 @@ extension RawSpan {
     }
 
     /// True when the bytes are those of `string`'s UTF-8.
-    package func sameBytes(asUTF8Of string: String) -> Bool {
+    @_spi(ByteKit) public func sameBytes(asUTF8Of string: String) -> Bool {
         var string = string
         return string.withUTF8 { sameBytes(as: $0.span.bytes) }
     }
 
     /// UTF-16BE code units, transcoded to a `String` (``UTF16BigEndian``); on
     /// an unpaired surrogate, its unit index.
-    package func utf16BigEndianString(units: Int) -> Result<String, UnpairedSurrogate> {
+    @_spi(ByteKit) public func utf16BigEndianString(units: Int) -> Result<String, UnpairedSurrogate> {
         precondition(units >= 0 && 2 * units <= byteCount)
         return unsafe withUnsafeBytes { raw in
             withUnsafeTemporaryAllocation(of: UInt8.self, capacity: UTF16BigEndian.decodeCapacity(units: units)) { scratch in
@@ -235,15 +237,15 @@ extension RawSpan {
 }
 
 /// A byte at or above 0x80 where only ASCII may be.
-package struct NonASCIIByte: Error {
+@_spi(ByteKit) public struct NonASCIIByte: Error {
     /// Its offset in the span.
-    package let offset: Int
+    @_spi(ByteKit) public let offset: Int
     /// The byte.
-    package let byte: UInt8
+    @_spi(ByteKit) public let byte: UInt8
 }
 
 /// An unpaired UTF-16 surrogate.
-package struct UnpairedSurrogate: Error {
+@_spi(ByteKit) public struct UnpairedSurrogate: Error {
     /// The index of the unit.
-    package let unit: Int
+    @_spi(ByteKit) public let unit: Int
 }

@@ -1,4 +1,4 @@
-package import FoundationEssentials
+public import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -8,7 +8,7 @@ import Darwin
 /// The writers' growing output (binary, XML, MP): a ``GrowableBuffer`` of
 /// bytes. Small appends are a bounds check and a copy, without Array's
 /// generic append machinery (measured: a third of XML writing went to it).
-package typealias ByteSink = GrowableBuffer<UInt8>
+@_spi(ByteKit) public typealias ByteSink = GrowableBuffer<UInt8>
 
 extension GrowableBuffer where Element == UInt8 {
     /// Room for `more` bytes after the current ones.
@@ -18,8 +18,8 @@ extension GrowableBuffer where Element == UInt8 {
     }
 
     /// Appends `bytes`.
-    @inlinable
-    package mutating func append(_ bytes: Span<UInt8>) {
+    @inlinable @inline(__always)
+    @_spi(ByteKit) public mutating func append(_ bytes: Span<UInt8>) {
         let count = bytes.count
         guard count > 0 else { return }
         reserve(count)
@@ -32,7 +32,7 @@ extension GrowableBuffer where Element == UInt8 {
 
     /// Appends `bytes`.
     @inlinable
-    package mutating func append(_ bytes: RawSpan) {
+    @_spi(ByteKit) public mutating func append(_ bytes: RawSpan) {
         let count = bytes.byteCount
         guard count > 0 else { return }
         reserve(count)
@@ -44,7 +44,7 @@ extension GrowableBuffer where Element == UInt8 {
     }
 
     /// Appends the bytes of `data`.
-    package mutating func append(data: Data) {
+    @_spi(ByteKit) public mutating func append(data: Data) {
         let count = data.count
         guard count > 0 else { return }
         reserve(count)
@@ -54,18 +54,18 @@ extension GrowableBuffer where Element == UInt8 {
     }
 
     /// Appends a UUID's 16 bytes.
-    package mutating func append(uuid: UUID) {
+    @_spi(ByteKit) public mutating func append(uuid: UUID) {
         withUnsafeBytes(of: uuid.uuid) { append($0.bytes) }
     }
 
     /// Appends the bytes of `array`.
     @inlinable
-    package mutating func append(contentsOf array: [UInt8]) {
+    @_spi(ByteKit) public mutating func append(contentsOf array: [UInt8]) {
         append(array.span)
     }
 
     /// Appends the bytes at `range` of `other`.
-    package mutating func append(from other: borrowing ByteSink, in range: Range<Int>) {
+    @_spi(ByteKit) public mutating func append(from other: borrowing ByteSink, in range: Range<Int>) {
         precondition(range.lowerBound >= 0 && range.upperBound <= other.used)
         guard !range.isEmpty else { return }
         reserve(range.count)
@@ -74,7 +74,7 @@ extension GrowableBuffer where Element == UInt8 {
     }
 
     @inlinable
-    package mutating func append(_ literal: StaticString) {
+    @_spi(ByteKit) public mutating func append(_ literal: StaticString) {
         let count = literal.utf8CodeUnitCount
         reserve(count)
         (base + used).update(from: literal.utf8Start, count: count)
@@ -82,14 +82,14 @@ extension GrowableBuffer where Element == UInt8 {
     }
 
     @inlinable @inline(__always)
-    package mutating func append(_ byte: UInt8) {
+    @_spi(ByteKit) public mutating func append(_ byte: UInt8) {
         reserve(1)
         base[used] = byte
         used += 1
     }
 
     /// The decimal digits of an integer, as `description` spells them.
-    package mutating func append(decimal integer: PropertyListInteger) {
+    @_spi(ByteKit) public mutating func append(decimal integer: PropertyListInteger) {
         var magnitude: UInt64
         if let value = integer.int64Value {
             if value < 0 { append(UInt8(ascii: "-")) }
@@ -113,7 +113,7 @@ extension GrowableBuffer where Element == UInt8 {
 
     /// `value`'s low `width` bytes, most significant first.
     @inlinable
-    package mutating func append(bigEndian value: UInt64, width: Int) {
+    @_spi(ByteKit) public mutating func append(bigEndian value: UInt64, width: Int) {
         reserve(width)
         let at = UnsafeMutableRawPointer(base + used)
         switch width {
@@ -135,7 +135,7 @@ extension GrowableBuffer where Element == UInt8 {
     }
 
     /// Well-formed UTF-8 as UTF-16BE; `units` is its ``UTF16BigEndian/unitCount(utf8:)``.
-    package mutating func append(utf16BigEndianOf utf8: Span<UInt8>, units: Int) {
+    @_spi(ByteKit) public mutating func append(utf16BigEndianOf utf8: Span<UInt8>, units: Int) {
         // The transcoder stores four bytes at a time: 2 bytes of slack.
         reserve(2 * units + 2)
         let target = UnsafeMutableRawPointer(base + used)
@@ -147,37 +147,37 @@ extension GrowableBuffer where Element == UInt8 {
     }
 
     /// A string's UTF-8 bytes (labelled, so that a literal always takes the StaticString overload).
-    package mutating func append(string: String) {
+    @_spi(ByteKit) public mutating func append(string: String) {
         var string = string
         string.withUTF8 { append($0.span) }
     }
 
     /// True when the bytes at `a` and at `b` (both within `0..<count`) are equal.
-    package func bytesEqual(_ a: Range<Int>, _ b: Range<Int>) -> Bool {
+    @_spi(ByteKit) public func bytesEqual(_ a: Range<Int>, _ b: Range<Int>) -> Bool {
         precondition(a.lowerBound >= 0 && a.upperBound <= used && b.lowerBound >= 0 && b.upperBound <= used)
         return a.count == b.count && memcmp(base + a.lowerBound, base + b.lowerBound, a.count) == 0
     }
 
     /// Feeds the bytes at `range` to `hasher`.
-    package func hash(_ range: Range<Int>, into hasher: inout Hasher) {
+    @_spi(ByteKit) public func hash(_ range: Range<Int>, into hasher: inout Hasher) {
         precondition(range.lowerBound >= 0 && range.upperBound <= used)
         hasher.combine(bytes: UnsafeRawBufferPointer(start: base + range.lowerBound, count: range.count))
     }
 
     /// The bytes at `range`, as an array.
-    package func bytes(in range: Range<Int>) -> [UInt8] {
+    @_spi(ByteKit) public func bytes(in range: Range<Int>) -> [UInt8] {
         precondition(range.lowerBound >= 0 && range.upperBound <= used)
         return Array(UnsafeBufferPointer(start: base + range.lowerBound, count: range.count))
     }
 
     /// Forgets the bytes written after the first `count`.
-    package mutating func removeLast(from count: Int) {
+    @_spi(ByteKit) public mutating func removeLast(from count: Int) {
         precondition(count >= 0 && count <= used)
         used = count
     }
 
     /// The bytes written, as an array.
-    package consuming func takeBytes() -> [UInt8] {
+    @_spi(ByteKit) public consuming func takeBytes() -> [UInt8] {
         Array(UnsafeBufferPointer(start: base, count: used))
     }
 }

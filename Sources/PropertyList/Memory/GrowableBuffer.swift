@@ -13,7 +13,7 @@
 ///
 /// All of its raw memory access is in this file (Specs/architecture.md,
 /// "Memory").
-package struct GrowableBuffer<Element: ~Copyable>: ~Copyable {
+@_spi(ByteKit) public struct GrowableBuffer<Element: ~Copyable>: ~Copyable {
     @usableFromInline var block: ScratchMemory.Buffer
     @usableFromInline var base: UnsafeMutablePointer<Element>
     @usableFromInline var capacity: Int
@@ -21,7 +21,7 @@ package struct GrowableBuffer<Element: ~Copyable>: ~Copyable {
 
     /// An empty buffer with room for `capacity` elements.
     @inlinable
-    package init(capacity: Int = 16) {
+    @_spi(ByteKit) public init(capacity: Int = 16) {
         let wanted = max(capacity, 1)
         block = ScratchMemory.take(atLeast: wanted * MemoryLayout<Element>.stride)
         self.capacity = block.capacity / MemoryLayout<Element>.stride
@@ -34,13 +34,13 @@ package struct GrowableBuffer<Element: ~Copyable>: ~Copyable {
     }
 
     /// The number of elements.
-    @inlinable package var count: Int { used }
+    @inlinable @_spi(ByteKit) public var count: Int { used }
     /// True when there are no elements.
-    @inlinable package var isEmpty: Bool { used == 0 }
+    @inlinable @_spi(ByteKit) public var isEmpty: Bool { used == 0 }
 
     /// The element at `index` (below ``count``), read or mutated in place.
     @inlinable
-    package subscript(index: Int) -> Element {
+    @_spi(ByteKit) public subscript(index: Int) -> Element {
         _read {
             precondition(index >= 0 && index < used, "index out of range")
             yield base[index]
@@ -53,7 +53,7 @@ package struct GrowableBuffer<Element: ~Copyable>: ~Copyable {
 
     /// Adds `element` at the end, initialised in place.
     @inlinable @inline(__always)
-    package mutating func append(_ element: consuming Element) {
+    @_spi(ByteKit) public mutating func append(_ element: consuming Element) {
         if used == capacity { grow(toHold: used + 1) }
         (base + used).initialize(to: element)
         used += 1
@@ -61,14 +61,14 @@ package struct GrowableBuffer<Element: ~Copyable>: ~Copyable {
 
     /// Removes the last element and returns it (moved, not copied).
     @inlinable @inline(__always)
-    package mutating func removeLast() -> Element {
+    @_spi(ByteKit) public mutating func removeLast() -> Element {
         precondition(used > 0, "removeLast of an empty buffer")
         used -= 1
         return (base + used).move()
     }
 
     /// Removes every element, keeping the memory.
-    package mutating func removeAll() {
+    @_spi(ByteKit) public mutating func removeAll() {
         base.deinitialize(count: used)
         used = 0
     }
@@ -91,7 +91,7 @@ package struct GrowableBuffer<Element: ~Copyable>: ~Copyable {
 extension GrowableBuffer where Element: BitwiseCopyable {
     /// `count` copies of `element`.
     @inlinable
-    package init(repeating element: Element, count: Int) {
+    @_spi(ByteKit) public init(repeating element: Element, count: Int) {
         self.init(capacity: count)
         base.initialize(repeating: element, count: count)
         used = count
@@ -99,7 +99,7 @@ extension GrowableBuffer where Element: BitwiseCopyable {
 
     /// Adds `more` copies of `element` at the end.
     @inlinable
-    package mutating func append(repeating element: Element, count more: Int) {
+    @_spi(ByteKit) public mutating func append(repeating element: Element, count more: Int) {
         precondition(more >= 0)
         if more > capacity - used { grow(toHold: used + more) }
         (base + used).initialize(repeating: element, count: more)
@@ -107,7 +107,7 @@ extension GrowableBuffer where Element: BitwiseCopyable {
     }
 
     /// The elements, as a span valid while the buffer is not mutated.
-    package var span: Span<Element> {
+    @_spi(ByteKit) public var span: Span<Element> {
         @_lifetime(borrow self)
         borrowing get {
             let elements = unsafe Span(_unsafeStart: base, count: used)
@@ -122,17 +122,17 @@ extension GrowableBuffer where Element: BitwiseCopyable {
 ///
 /// Which slots hold an element is the table's own record (one bit per slot),
 /// so that releasing the table can never miss or double-free an element.
-package struct SlotTable<Element: ~Copyable>: ~Copyable {
+@_spi(ByteKit) public struct SlotTable<Element: ~Copyable>: ~Copyable {
     @usableFromInline let block: ScratchMemory.Buffer?
     @usableFromInline let base: UnsafeMutablePointer<Element>
     @usableFromInline var filled: GrowableBuffer<UInt64>
     /// The number of slots.
-    package let count: Int
+    @_spi(ByteKit) public let count: Int
 
     /// `count` empty slots. Up to ``ScratchMemory/largestKept`` their memory is
     /// reused from an earlier call; beyond it, memory is committed only for
     /// the slots used.
-    package init(count: Int) {
+    @_spi(ByteKit) public init(count: Int) {
         self.count = count
         let bytes = max(count, 1) * MemoryLayout<Element>.stride
         if bytes <= ScratchMemory.largestKept {
@@ -159,14 +159,14 @@ package struct SlotTable<Element: ~Copyable>: ~Copyable {
 
     /// True when slot `index` holds an element.
     @inlinable
-    package func isFilled(_ index: Int) -> Bool {
+    @_spi(ByteKit) public func isFilled(_ index: Int) -> Bool {
         precondition(index >= 0 && index < count, "slot out of range")
         return filled[index >> 6] & (1 << UInt64(index & 63)) != 0
     }
 
     /// Puts `element` in the empty slot `index`.
     @inlinable
-    package mutating func fill(_ index: Int, with element: consuming Element) {
+    @_spi(ByteKit) public mutating func fill(_ index: Int, with element: consuming Element) {
         precondition(!isFilled(index), "slot already filled")
         (base + index).initialize(to: element)
         filled[index >> 6] |= 1 << UInt64(index & 63)
@@ -174,7 +174,7 @@ package struct SlotTable<Element: ~Copyable>: ~Copyable {
 
     /// The element in the filled slot `index`.
     @inlinable
-    package subscript(index: Int) -> Element {
+    @_spi(ByteKit) public subscript(index: Int) -> Element {
         _read {
             precondition(isFilled(index), "slot not filled")
             yield base[index]
@@ -186,14 +186,14 @@ package struct SlotTable<Element: ~Copyable>: ~Copyable {
 /// per-object facts. Up to ``ScratchMemory/largestKept`` the memory is
 /// reused from an earlier call and cleared; beyond it, it is `calloc`'d, so
 /// that the system commits pages only as slots are written.
-package struct ZeroedTable<Element: BitwiseCopyable>: ~Copyable {
+@_spi(ByteKit) public struct ZeroedTable<Element: BitwiseCopyable>: ~Copyable {
     @usableFromInline let block: ScratchMemory.Buffer?
     @usableFromInline let base: UnsafeMutablePointer<Element>
     /// The number of slots.
-    package let count: Int
+    @_spi(ByteKit) public let count: Int
 
     /// `count` slots of all-zero bits (which the element type must read as its empty value).
-    package init(count: Int) {
+    @_spi(ByteKit) public init(count: Int) {
         self.count = count
         let bytes = max(count, 1) * MemoryLayout<Element>.stride
         if bytes <= ScratchMemory.largestKept {
@@ -213,7 +213,7 @@ package struct ZeroedTable<Element: BitwiseCopyable>: ~Copyable {
 
     /// The value in slot `index`.
     @inlinable
-    package subscript(index: Int) -> Element {
+    @_spi(ByteKit) public subscript(index: Int) -> Element {
         @inline(__always) get {
             precondition(index >= 0 && index < count, "slot out of range")
             return base[index]

@@ -17,17 +17,17 @@ import Synchronization
 /// unicode.bplist). Buffers from 64 KiB to 8 MiB are kept here instead, at most
 /// four (32 MiB in all), and reused by whichever thread asks next. Smaller
 /// buffers are the allocator's own fast path; larger ones are not kept.
-package enum ScratchMemory {
+@_spi(ByteKit) public enum ScratchMemory {
     /// One buffer: `capacity` bytes at `base`, uninitialised.
-    package struct Buffer: @unchecked Sendable {
-        package let base: UnsafeMutableRawPointer
-        package let capacity: Int
+    @_spi(ByteKit) public struct Buffer: @unchecked Sendable {
+        @_spi(ByteKit) public let base: UnsafeMutableRawPointer
+        @_spi(ByteKit) public let capacity: Int
     }
 
     /// Buffers at least this large are pooled.
-    package static let smallestKept = 64 << 10
+    @_spi(ByteKit) public static let smallestKept = 64 << 10
     /// Buffers larger than this are not.
-    package static let largestKept = 8 << 20
+    @_spi(ByteKit) public static let largestKept = 8 << 20
     /// How many buffers are kept at most.
     static let keptCount = 4
 
@@ -35,7 +35,7 @@ package enum ScratchMemory {
 
     /// A buffer of at least `bytes` bytes: the smallest kept one that is large
     /// enough, or a new one.
-    package static func take(atLeast bytes: Int) -> Buffer {
+    @_spi(ByteKit) public static func take(atLeast bytes: Int) -> Buffer {
         let wanted = max(bytes, 1)
         if wanted >= smallestKept / 2 && wanted <= largestKept {
             let kept: Buffer? = pool.withLock { buffers in
@@ -55,7 +55,7 @@ package enum ScratchMemory {
     /// Returns a buffer from ``take(atLeast:)``: kept for the next caller when
     /// its size is in the kept range and there is room (replacing a smaller
     /// one when there is not), freed otherwise.
-    package static func give(_ buffer: Buffer) {
+    @_spi(ByteKit) public static func give(_ buffer: Buffer) {
         guard buffer.capacity >= smallestKept && buffer.capacity <= largestKept else {
             free(buffer.base)
             return
@@ -77,18 +77,18 @@ package enum ScratchMemory {
     }
 
     /// Sets `bytes` bytes at `base` to zero.
-    package static func clear(_ base: UnsafeMutableRawPointer, bytes: Int) {
+    @_spi(ByteKit) public static func clear(_ base: UnsafeMutableRawPointer, bytes: Int) {
         memset(base, 0, bytes)
     }
 
     /// `bytes` zeroed bytes from `calloc`: pages the caller never writes are never committed.
-    package static func zeroedAllocation(bytes: Int) -> UnsafeMutableRawPointer {
+    @_spi(ByteKit) public static func zeroedAllocation(bytes: Int) -> UnsafeMutableRawPointer {
         guard let memory = calloc(max(bytes, 1), 1) else { preconditionFailure("out of memory for \(bytes) bytes") }
         return memory
     }
 
     /// Frees memory from ``zeroedAllocation(bytes:)``.
-    package static func freeZeroed(_ memory: UnsafeMutableRawPointer) {
+    @_spi(ByteKit) public static func freeZeroed(_ memory: UnsafeMutableRawPointer) {
         free(memory)
     }
 }

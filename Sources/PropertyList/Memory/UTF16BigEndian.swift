@@ -8,11 +8,11 @@
 ///
 /// The callers own the memory: each function states how many bytes past its
 /// result it may write (slack), and reads nothing outside its input.
-package enum UTF16BigEndian {
+@_spi(ByteKit) public enum UTF16BigEndian {
     // MARK: UTF-16BE → UTF-8
 
     /// What ``decode(_:units:into:)`` found.
-    package enum Decoded {
+    @_spi(ByteKit) public enum Decoded {
         /// `bytes` of UTF-8 written; `isASCII` when every scalar was below 0x80.
         case utf8(bytes: Int, isASCII: Bool)
         /// An unpaired surrogate at this unit index.
@@ -21,12 +21,12 @@ package enum UTF16BigEndian {
 
     /// The most UTF-8 bytes ``decode(_:units:into:)`` writes for `units` units,
     /// slack included: 3 per unit (a surrogate pair, 2 units, is 4 bytes) and 4 more.
-    @inlinable package static func decodeCapacity(units: Int) -> Int { units * 3 + 4 }
+    @inlinable @_spi(ByteKit) public static func decodeCapacity(units: Int) -> Int { units * 3 + 4 }
 
     /// Transcodes `units` UTF-16BE units at `source` into `utf8`, which has
     /// room for ``decodeCapacity(units:)`` bytes. The UTF-8 written is well
     /// formed (nothing needs to validate it again); surrogates must pair.
-    package static func decode(_ source: UnsafeRawPointer, units: Int, into utf8: UnsafeMutableRawPointer) -> Decoded {
+    @_spi(ByteKit) public static func decode(_ source: UnsafeRawPointer, units: Int, into utf8: UnsafeMutableRawPointer) -> Decoded {
         var out = 0
         var i = 0
         var isASCII = true
@@ -88,7 +88,7 @@ package enum UTF16BigEndian {
 
     /// The UTF-16 units of well-formed UTF-8: one per byte that does not
     /// continue a sequence, and one more per 4-byte sequence (a surrogate pair).
-    package static func unitCount(utf8 span: Span<UInt8>) -> Int {
+    @_spi(ByteKit) public static func unitCount(utf8 span: Span<UInt8>) -> Int {
         unsafe span.withUnsafeBufferPointer { unitCount(utf8: $0) }
     }
 
@@ -121,7 +121,7 @@ package enum UTF16BigEndian {
     /// Transcodes well-formed UTF-8 (a Swift string's) into UTF-16BE at
     /// `out`, which has room for 2 × ``unitCount(utf8:)`` bytes and 2 more;
     /// returns the bytes written (2 × the unit count).
-    package static func encode(utf8: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableRawPointer) -> Int {
+    @_spi(ByteKit) public static func encode(utf8: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableRawPointer) -> Int {
         guard let base = utf8.baseAddress else { return 0 }
         let bytes = UnsafeRawPointer(base)
         let count = utf8.count

@@ -1,4 +1,4 @@
-internal import PropertyList
+@_spi(ByteKit) internal import PropertyList
 internal import CLibXML2Bridge
 
 /// The C library's `printf("%.17g")`, through the bridge: the reference
