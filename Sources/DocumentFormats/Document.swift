@@ -1,5 +1,5 @@
 public import FoundationEssentials
-public import PropertyList
+@_spi(ByteKit) public import PropertyList
 import PropertyListXML
 import PropertyListOpenStep
 import TypedJSON
@@ -140,6 +140,21 @@ public enum Document {
     /// a command line, which follow the grammar of the documents they enter.
     public static func real(_ text: String) -> Double? {
         XMLPropertyListReader.real(text)
+    }
+
+    /// A date as XML property lists spell it (`2001-01-01T00:00:00Z`, the
+    /// reader's grammar), within ``PropertyListValue/dateRange``; nil otherwise.
+    /// For values given on a command line.
+    public static func date(_ text: String) -> Date? {
+        guard let seconds = text.withUTF8Span({ CivilTime.secondsSinceReference(appleText: $0) }),
+              PropertyListValue.isValidDate(seconds) else { return nil }
+        return Date(timeIntervalSinceReferenceDate: seconds)
+    }
+
+    /// Data as strict, padded base64 (no whitespace); nil otherwise. For
+    /// values given on a command line.
+    public static func base64Data(_ text: String) -> Data? {
+        StrictBase64.decode(text, skippingWhitespace: false)
     }
 
     /// The name of the `.xcodeproj` a project file belongs to, for

@@ -126,13 +126,13 @@ extension CivilTime {
         case (0, 4): break
         default: return nil
         }
-        guard let year = number(bytes, yearStart, i - yearStart) else { return nil }
+        guard let year = number(bytes.span, yearStart, i - yearStart) else { return nil }
         // -MM-DDTHH:MM:SS, then [.F] and Z
         let rest = Array(bytes[i..<(bytes.count - 1)])
         guard rest.count >= 15, rest[0] == UInt8(ascii: "-"), rest[3] == UInt8(ascii: "-"), rest[6] == UInt8(ascii: "T"),
               rest[9] == UInt8(ascii: ":"), rest[12] == UInt8(ascii: ":"),
-              let month = number(rest, 1, 2), let day = number(rest, 4, 2), let hour = number(rest, 7, 2),
-              let minute = number(rest, 10, 2), let second = number(rest, 13, 2) else { return nil }
+              let month = number(rest.span, 1, 2), let day = number(rest.span, 4, 2), let hour = number(rest.span, 7, 2),
+              let minute = number(rest.span, 10, 2), let second = number(rest.span, 13, 2) else { return nil }
         var fraction = ""
         if rest.count > 15 {
             let digits = rest[16...]
@@ -171,11 +171,11 @@ extension CivilTime {
     /// The instant of Apple's XML date text (``appendAppleText(to:)``), exactly
     /// as CoreFoundation writes it, a real calendar date within
     /// `PropertyListValue.dateRange`; nil for anything else.
-    package static func secondsSinceReference(appleText bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+    package static func secondsSinceReference(appleText bytes: Span<UInt8>) -> Double? {
         // The part after the year: -MM-DDTHH:MM:SSZ, 16 bytes.
         guard bytes.count >= 20, bytes.count <= 32 else { return nil }
-        let rest = UnsafeBufferPointer(rebasing: bytes[(bytes.count - 16)...])
-        let yearText = String(decoding: UnsafeBufferPointer(rebasing: bytes[..<(bytes.count - 16)]), as: UTF8.self)
+        let rest = bytes.extracting((bytes.count - 16)...)
+        let yearText = bytes.extracting(..<(bytes.count - 16)).decodedString
         guard rest[0] == UInt8(ascii: "-"), rest[3] == UInt8(ascii: "-"), rest[6] == UInt8(ascii: "T"),
               rest[9] == UInt8(ascii: ":"), rest[12] == UInt8(ascii: ":"), rest[15] == UInt8(ascii: "Z"),
               let year = Int(yearText), appleYear(year) == yearText,
@@ -224,10 +224,10 @@ extension CivilTime {
     private static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
 
     /// The decimal number of `length` digits at `start`; nil if any is not a digit.
-    private static func number(_ bytes: some RandomAccessCollection<UInt8>, _ start: Int, _ length: Int) -> Int? {
+    private static func number(_ bytes: Span<UInt8>, _ start: Int, _ length: Int) -> Int? {
         var value = 0
         for k in 0..<length {
-            let byte = bytes[bytes.index(bytes.startIndex, offsetBy: start + k)]
+            let byte = bytes[start + k]
             guard isDigit(byte) else { return nil }
             value = value * 10 + Int(byte - 0x30)
         }

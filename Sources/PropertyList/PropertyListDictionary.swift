@@ -136,7 +136,7 @@ public struct StringKeyedDictionary<Value: Hashable & Sendable>: Sendable {
     /// index grows without hashing any key again); `hash` gives the new key's,
     /// asked for only then. Small dictionaries are scanned and hash nothing.
     /// The slot is an index bucket, or -1 in a scanned dictionary.
-    @inlinable package mutating func slot(forNewKey key: String, hash: () -> Int, hashes: UnsafeBufferPointer<Int>) -> Int? {
+    @inlinable package mutating func slot(forNewKey key: String, hash: () -> Int, hashes: Span<Int>) -> Int? {
         if index.isEmpty && storedKeys.count < KeyIndex.scanLimit {
             for existing in storedKeys where existing == key { return nil }
             return -1

@@ -9,19 +9,18 @@ package enum StrictBase64 {
     /// Decodes `text`; nil when it is not strict base64. With `skippingWhitespace`,
     /// space, tab, line feed and carriage return may appear anywhere and are ignored.
     package static func decode(_ text: String, skippingWhitespace: Bool) -> Data? {
-        var text = text
-        return text.withUTF8 { decode($0, skippingWhitespace: skippingWhitespace) }
+        text.withUTF8Span { decode($0, skippingWhitespace: skippingWhitespace) }
     }
 
     /// Decodes UTF-8 bytes; see ``decode(_:skippingWhitespace:)-(String,_)``.
-    package static func decode(_ bytes: UnsafeBufferPointer<UInt8>, skippingWhitespace: Bool) -> Data? {
-        var output = Data(count: bytes.count / 4 * 3)
-        var written = 0
+    package static func decode(_ bytes: Span<UInt8>, skippingWhitespace: Bool) -> Data? {
+        var output = ByteSink(capacity: bytes.count / 4 * 3)
         var quad: UInt32 = 0
         var symbols = 0
         var padding = 0
-        let valid = output.withUnsafeMutableBytes { (out: UnsafeMutableRawBufferPointer) -> Bool in
-            for byte in bytes {
+        let valid = { () -> Bool in
+            for index in 0..<bytes.count {
+                let byte = bytes[index]
                 let digit = sextet[Int(byte)]
                 if digit < 64 {
                     // A symbol after padding.
@@ -39,10 +38,9 @@ package enum StrictBase64 {
                 }
                 symbols += 1
                 if symbols % 4 == 0 {
-                    out[written] = UInt8(truncatingIfNeeded: quad >> 16)
-                    out[written + 1] = UInt8(truncatingIfNeeded: quad >> 8)
-                    out[written + 2] = UInt8(truncatingIfNeeded: quad)
-                    written += 3
+                    output.append(UInt8(truncatingIfNeeded: quad >> 16))
+                    output.append(UInt8(truncatingIfNeeded: quad >> 8))
+                    output.append(UInt8(truncatingIfNeeded: quad))
                     if padding > 0 {
                         // Zero bits after the last symbol: 4 of them with "==", 2 with "=".
                         let unused: UInt32 = padding == 2 ? 0xFFFF : 0xFF
@@ -52,10 +50,10 @@ package enum StrictBase64 {
                 }
             }
             return symbols % 4 == 0
-        }
+        }()
         guard valid else { return nil }
-        output.count = written - padding
-        return output
+        output.removeLast(from: output.count - padding)
+        return output.data
     }
 
     private static let padSymbol: UInt8 = 0xFE

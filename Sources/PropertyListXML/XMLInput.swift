@@ -1,10 +1,5 @@
 import FoundationEssentials
 @_spi(ByteKit) import PropertyList
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Checks on the raw document, before libxml2 parses it (Specs/xml-plist.md,
 /// "Before parsing").
@@ -43,11 +38,7 @@ enum XMLInput {
         }
         // malformedXML: U+0000 is not an XML character. libxml2 refuses it too, but
         // its pull parser stops at one after the root element as at the end of input.
-        let nul: Int? = utf8.withUnsafeBytes { raw in
-            guard let base = raw.baseAddress, let found = memchr(base, 0, raw.count) else { return nil }
-            return UnsafeRawPointer(found) - base
-        }
-        if let nul {
+        if let nul = utf8.span.firstIndex(of: 0) {
             let (line, column) = lineColumn(utf8, nul)
             throw PropertyListError(.malformedXML, "a NUL byte (U+0000 is not an XML character)", at: .lineColumn(line: line, column: column))
         }
@@ -186,8 +177,7 @@ enum XMLInput {
     /// and `<key>`; elsewhere it takes them raw: it refuses `&#49;` in an integer
     /// or date and `&#13;` between elements, and decodes `&#13;` in data as base64 digits.
     static func checkMarkup(_ utf8: [UInt8]) throws(PropertyListError) {
-        let failure = utf8.withUnsafeBufferPointer { MarkupScan.firstFailure(in: $0) }
-        if let failure {
+        if let failure = MarkupScan.firstFailure(in: utf8.span) {
             let (line, column) = lineColumn(utf8, failure.offset)
             throw PropertyListError(failure.code, failure.reason, at: .lineColumn(line: line, column: column))
         }
@@ -197,11 +187,11 @@ enum XMLInput {
     /// content. XML parsers (libxml2) read it as a line feed while Apple's parser
     /// keeps it, so the two would read different strings; `&#13;` is unambiguous.
     static func checkLineEndings(_ utf8: [UInt8]) throws(PropertyListError) {
-        let hasCarriageReturn = utf8.withUnsafeBytes { raw in raw.baseAddress.map { memchr($0, 0x0D, raw.count) != nil } ?? false }
-        guard hasCarriageReturn else { return }
-        let offending: Int? = utf8.withUnsafeBufferPointer { bytes in
+        let bytes = utf8.span
+        guard bytes.contains(0x0D) else { return }
+        let offending = { () -> Int? in
             var inside = false
-            for i in bytes.indices {
+            for i in 0..<bytes.count {
                 let byte = bytes[i]
                 if byte == UInt8(ascii: "<") {
                     if bytes.hasPrefix("<string>", at: i) || bytes.hasPrefix("<key>", at: i) { inside = true }
@@ -211,7 +201,7 @@ enum XMLInput {
                 }
             }
             return nil
-        }
+        }()
         if let offending {
             let (line, column) = lineColumn(utf8, offending)
             throw PropertyListError(.ambiguousLineEnding, "a raw carriage return inside a string or key (write &#13;)",
@@ -310,30 +300,7 @@ enum XMLInput {
 
     /// The offset of the first `literal` in `bytes` at or after `start`.
     static func find(_ literal: StaticString, in bytes: [UInt8], from start: Int) -> Int? {
-        bytes.withUnsafeBufferPointer { $0.firstIndex(of: literal, from: start) }
-    }
-}
-
-extension UnsafeBufferPointer<UInt8> {
-    /// True when the bytes at `offset` spell `literal` (ASCII).
-    @inline(__always)
-    func hasPrefix(_ literal: StaticString, at offset: Int) -> Bool {
-        let length = literal.utf8CodeUnitCount
-        guard length <= count - offset else { return false }
-        let text = literal.utf8Start
-        for k in 0..<length where self[offset + k] != text[k] { return false }
-        return true
-    }
-
-    /// The offset of the first occurrence of `literal` at or after `start`.
-    func firstIndex(of literal: StaticString, from start: Int) -> Int? {
-        var i = start
-        let first = literal.utf8Start[0]
-        while i < count {
-            if self[i] == first, hasPrefix(literal, at: i) { return i }
-            i += 1
-        }
-        return nil
+        bytes.span.firstIndex(of: literal, from: start)
     }
 }
 
@@ -342,16 +309,12 @@ extension UnsafeBufferPointer<UInt8> {
 /// (measured: 10.7 instructions per byte of settings.xml when each step was a
 /// call; about 3 inline).
 enum MarkupScan {
-    static func firstFailure(in bytes: UnsafeBufferPointer<UInt8>) -> (code: PropertyListError.Code, reason: String, offset: Int)? {
-        guard let base = bytes.baseAddress else { return nil }
-        let raw = UnsafeRawPointer(base)
+    static func firstFailure(in bytes: Span<UInt8>) -> (code: PropertyListError.Code, reason: String, offset: Int)? {
+        let base = bytes
         let count = bytes.count
         let maxTag = XMLInput.maxTagBytes
-        @inline(__always) func word(_ at: Int) -> UInt64 { raw.loadUnaligned(fromByteOffset: at, as: UInt64.self) }
-        @inline(__always) func flags(_ word: UInt64, _ byte: UInt8) -> UInt64 {
-            let x = word ^ (0x0101_0101_0101_0101 &* UInt64(byte))
-            return (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080
-        }
+        @inline(__always) func word(_ at: Int) -> UInt64 { bytes.word(at: at) }
+        @inline(__always) func flags(_ word: UInt64, _ byte: UInt8) -> UInt64 { WordScan.bytes(in: word, equalTo: byte) }
         // "<string>" as one little-endian word, and "<key>" in the low five bytes of one.
         let stringTag: UInt64 = 0x3E67_6E69_7274_733C
         let keyTag: UInt64 = 0x3E_7965_6B3C
@@ -361,7 +324,7 @@ enum MarkupScan {
         var referencesExpand = false
         // Most documents hold no "&" at all (one memchr says so): then text is
         // searched for "<" alone.
-        let ampersand: UInt8 = memchr(base, 0x26, count) == nil ? 0x3C : 0x26
+        let ampersand: UInt8 = bytes.contains(0x26) ? 0x26 : 0x3C
         while i < count {
             // Text: to the next "<" or "&".
             while i + 8 <= count {
@@ -437,8 +400,8 @@ enum MarkupScan {
 enum ScalarText {
     /// The value of a scalar element from its text, read as bytes: only a
     /// `<string>` (and an error message) becomes a `String`.
-    static func value(_ kind: PlistGrammar.ScalarKind, _ text: UnsafeBufferPointer<UInt8>, limits: PropertyListLimits) throws(PropertyListError) -> PropertyListValue {
-        func shown() -> String { String(decoding: text, as: UTF8.self) }
+    static func value(_ kind: PlistGrammar.ScalarKind, _ text: Span<UInt8>, limits: PropertyListLimits) throws(PropertyListError) -> PropertyListValue {
+        func shown() -> String { text.decodedString }
         switch kind {
         case .string:
             try checkLeadingByteOrderMark(utf8: text)
@@ -479,17 +442,16 @@ enum ScalarText {
     /// what it decodes as UTF-8), so it is copied without being validated again
     /// (measured: validating each string was 9% of decoding unicode.xml).
     @inline(__always)
-    static func string(checkedUTF8 text: UnsafeBufferPointer<UInt8>) -> String {
-        String(copying: unsafe UTF8Span(unchecked: text.span, isKnownASCII: WordScan.firstNonASCII(UnsafeRawBufferPointer(text)) == nil))
+    static func string(checkedUTF8 text: Span<UInt8>) -> String {
+        text.stringOfValidatedUTF8()
     }
 
     /// leadingByteOrderMark: Apple's parser drops a U+FEFF at the start of a string
     /// or key (written raw or as `&#xFEFF;`) while libxml2 keeps it, so such text
     /// would read differently; it is refused.
-    static func checkLeadingByteOrderMark(utf8 text: some Collection<UInt8>) throws(PropertyListError) {
+    static func checkLeadingByteOrderMark(utf8 text: Span<UInt8>) throws(PropertyListError) {
         // U+FEFF is EF BB BF in UTF-8 (it has no decomposition, so no other spelling exists).
-        var bytes = text.makeIterator()
-        guard bytes.next() == 0xEF, bytes.next() == 0xBB, bytes.next() == 0xBF else { return }
+        guard text.count >= 3, text[0] == 0xEF, text[1] == 0xBB, text[2] == 0xBF else { return }
         throw PropertyListError(.leadingByteOrderMark, "text starting with U+FEFF, which Apple's parser drops")
     }
 
@@ -502,7 +464,7 @@ enum ScalarText {
         return value
     }
 
-    static func integer(_ text: UnsafeBufferPointer<UInt8>) -> PropertyListInteger? {
+    static func integer(_ text: Span<UInt8>) -> PropertyListInteger? {
         var i = 0
         var negative = false
         if i < text.count, text[i] == UInt8(ascii: "-") || text[i] == UInt8(ascii: "+") {
@@ -550,7 +512,7 @@ enum ScalarText {
     /// A finite decimal number (optional sign, digits, fraction, exponent), or,
     /// in any letter case, `nan` (unsigned) or `inf`, `infinity` with an
     /// optional sign: CoreFoundation's spellings (invalidReal).
-    static func real(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
+    static func real(_ text: Span<UInt8>) -> Double? {
         var i = 0
         func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
         // The digits, as an integer while at most 19 of them are significant.
@@ -577,7 +539,7 @@ enum ScalarText {
         let negative = i < text.count && text[i] == UInt8(ascii: "-")
         _ = skip(UInt8(ascii: "+"), or: UInt8(ascii: "-"))
         if i < text.count, !isDigit(text[i]), text[i] != UInt8(ascii: ".") {
-            switch String(decoding: text, as: UTF8.self).lowercased() {
+            switch text.decodedString.lowercased() {
             case "nan": return .nan
             case "inf", "+inf", "infinity", "+infinity": return .infinity
             case "-inf", "-infinity": return -.infinity
@@ -611,7 +573,7 @@ enum ScalarText {
             value = scale < 0 ? value / exactPowersOfTen[-scale] : value * exactPowersOfTen[scale]
             return negative ? -value : value
         }
-        guard i == text.count, let value = Double(String(decoding: text, as: UTF8.self)), value.isFinite else { return nil }
+        guard i == text.count, let value = Double(text.decodedString), value.isFinite else { return nil }
         return value
     }
 }

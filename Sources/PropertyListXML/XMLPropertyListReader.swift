@@ -1,5 +1,5 @@
 public import FoundationEssentials
-public import PropertyList
+@_spi(ByteKit) public import PropertyList
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -66,10 +66,10 @@ public struct XMLPropertyListReader: Sendable {
         if let diagnostic = parser.diagnostic {
             // malformedXML: libxml2's own diagnosis.
             throw PropertyListError(.malformedXML, diagnostic.message, at: .lineColumn(line: diagnostic.line, column: diagnostic.column),
-                                    keyPath: PropertyListKeyPath(parser.grammar.keyPath))
+                                    keyPath: PropertyListKeyPath(parser.keyPath))
         }
         do {
-            return try parser.grammar.finish()
+            return try parser.finish()
         } catch {
             var located = error
             located.location = .lineColumn(line: parser.endPosition.line, column: parser.endPosition.column)
@@ -83,8 +83,7 @@ public struct XMLPropertyListReader: Sendable {
     /// else (hexadecimal floats, `1e999`, whitespace). Command-line values use
     /// it, so that what they accept is what a document may hold.
     public static func real(_ text: String) -> Double? {
-        var bytes = Array(text.utf8)
-        return bytes.withUnsafeMutableBufferPointer { ScalarText.real(UnsafeBufferPointer($0)) }
+        text.withUTF8Span { ScalarText.real($0) }
     }
 
     /// True when `prefix` looks like an XML document, without parsing: `<`
@@ -144,105 +143,11 @@ enum PlistElement: Equatable {
     }
 }
 
-/// Elements that grow at the end, in memory allocated by hand, for the
-/// reader's two scratch stacks: the open scalar's text (bytes appended and
-/// cleared by setting `count`) and the members of every open array (values
-/// pushed, and moved out into an array of exactly their count as each array
-/// closes). As `Array`s, appending and clearing the text measured 6% of XML
-/// decoding (uniqueness checks, range replacement), and growing each array
-/// member by member 3% (small arrays re-allocated three times).
-/// The owner frees it once with ``release()``.
-struct HandBuffer<Element> {
-    private var start: UnsafeMutablePointer<Element>?
-    private var capacity = 0
-    /// Elements in use; lowering it drops elements without deinitialising
-    /// them, so only trivial elements (bytes) may be cleared that way.
-    var count = 0
-    /// The capacity of the first allocation.
-    private let initialCapacity: Int
-
-    init(initialCapacity: Int) { self.initialCapacity = initialCapacity }
-
-    var elements: UnsafeBufferPointer<Element> { UnsafeBufferPointer(start: start, count: count) }
-
-    @inline(__always)
-    mutating func push(_ element: __owned Element) {
-        if count == capacity { grow(toHold: count + 1) }
-        (start! + count).initialize(to: element)
-        count += 1
-    }
-
-    /// Appends copies of `more` (trivial elements: bytes).
-    @inline(__always)
-    mutating func append(_ more: UnsafeBufferPointer<Element>) {
-        guard let source = more.baseAddress, !more.isEmpty else { return }
-        if count + more.count > capacity { grow(toHold: count + more.count) }
-        (start! + count).initialize(from: source, count: more.count)
-        count += more.count
-    }
-
-    /// Moves the elements from `index` up into a new array, and drops them here.
-    mutating func moveOut(from index: Int) -> [Element] {
-        let moved = count - index
-        guard moved > 0, let start else { return [] }
-        let array = [Element](unsafeUninitializedCapacity: moved) { buffer, initialized in
-            buffer.baseAddress!.moveInitialize(from: start + index, count: moved)
-            initialized = moved
-        }
-        count = index
-        return array
-    }
-
-    @inline(never)
-    private mutating func grow(toHold needed: Int) {
-        let newCapacity = Swift.max(initialCapacity, Swift.max(needed, 2 * capacity))
-        let newStart = UnsafeMutablePointer<Element>.allocate(capacity: newCapacity)
-        if let start {
-            newStart.moveInitialize(from: start, count: count)
-            start.deallocate()
-        }
-        start = newStart
-        capacity = newCapacity
-    }
-
-    /// Destroys what is left (after an error) and frees the memory.
-    mutating func release() {
-        if let start {
-            start.deinitialize(count: count)
-            start.deallocate()
-        }
-        start = nil
-        capacity = 0
-        count = 0
-    }
-}
-
-/// An element's attributes as libxml2's SAX1 event gives them: NULL, or
-/// (name, value) pairs up to a NULL name. Made into strings only when there
-/// are some (every plist element but `<plist>` has none).
-struct ElementAttributes {
-    let raw: UnsafeMutablePointer<UnsafePointer<UInt8>?>?
-
-    /// True when the element has no attribute (checked without building strings).
-    var isEmpty: Bool { raw?[0] == nil }
-
-    /// The (name, value) pairs, namespace declarations among them.
-    var pairs: [(name: String, value: String)] {
-        guard var pair = raw else { return [] }
-        var list: [(name: String, value: String)] = []
-        while let name = pair[0] {
-            list.append((String(cString: name), pair[1].map { String(cString: $0) } ?? ""))
-            pair += 2
-        }
-        return list
-    }
-}
-
 /// The plist grammar as a state machine over the reader's nodes: an explicit
 /// stack of open elements, so no document can exhaust the call stack.
 /// Open containers live in their own stacks and are appended to in place, so
 /// reading stays linear however large a container grows.
-struct PlistGrammar {
+struct PlistGrammar: ~Copyable {
     /// One open element. Plain values only (no references), so that pushing,
     /// reading and popping frames does no reference counting.
     private enum Frame: Equatable {
@@ -280,11 +185,11 @@ struct PlistGrammar {
     private var stack: [Frame] = [.document(seenRoot: false)]
     /// The members of every open array, one after another, and where each open
     /// array's members start.
-    private var members = HandBuffer<PropertyListValue>(initialCapacity: 64)
+    private var members = GrowableBuffer<PropertyListValue>(capacity: 64)
     private var arrays: [Int] = []
     private var dictionaries: [OpenDictionary] = []
     /// The UTF-8 text of the open scalar (only one can be open at a time).
-    private var text = HandBuffer<UInt8>(initialCapacity: 256)
+    private var text = ByteSink(capacity: 256)
     /// The keys of the last dictionary closed at each depth, with their hashes
     /// where it kept them: a dictionary shaped like its sibling before it (the
     /// records of one kind, such as a music library's tracks) reuses those keys'
@@ -302,13 +207,6 @@ struct PlistGrammar {
     init(limits: PropertyListLimits, inputBytes: Int) {
         self.limits = limits
         self.expansionBudget = limits.expansionBudget(inputBytes: inputBytes)
-    }
-
-    /// Frees the grammar's own memory; called once, by the parser that owns it,
-    /// after the last event (copies of the grammar must not read text after it).
-    mutating func releaseBuffers() {
-        text.release()
-        members.release()
     }
 
     /// The number of members the open array `index` (in opening order) holds so far.
@@ -366,8 +264,8 @@ struct PlistGrammar {
     /// An element opens. `name` is its name as written (only error messages
     /// read it); `attributes` are its attributes, namespace declarations
     /// included, read only when there are some (``ElementAttributes``).
-    mutating func startElement(_ element: PlistElement, name: UnsafePointer<UInt8>?, attributes: ElementAttributes) throws(PropertyListError) {
-        func shown() -> String { name.map { String(cString: $0) } ?? "" }
+    mutating func startElement(_ element: PlistElement, name: ElementName, attributes: ElementAttributes) throws(PropertyListError) {
+        func shown() -> String { name.text }
         switch stack.last! {
         case .document(let seenRoot):
             // unexpectedRoot: one root, <plist> with no attribute but version="1.0", or a
@@ -431,24 +329,27 @@ struct PlistGrammar {
             }
             try charge(8 &+ arrays.count &+ dictionaries.count)  // ExpandedSize.node(depth:payload: 0), inline
             stack.append(.scalar(.key))
-            text.count = 0
+            text.removeAll()
         case .scalar(let kind):
             try countObject()
             try charge(8 &+ arrays.count &+ dictionaries.count)  // ExpandedSize.node(depth:payload: 0), inline
             stack.append(.scalar(kind))
-            text.count = 0
+            text.removeAll()
         case .plist, .unknown:
             preconditionFailure("checked above")
         }
     }
 
     /// Character data (raw or CDATA), possibly one of several pieces of one text.
-    mutating func characters(_ more: UnsafeBufferPointer<UInt8>, cdata: Bool) throws(PropertyListError) {
+    mutating func characters(_ more: Span<UInt8>, cdata: Bool) throws(PropertyListError) {
         guard case .scalar(let kind) = stack.last! else {
             // misplacedCDATA / unexpectedText: containers hold elements and whitespace only.
             if cdata { throw PropertyListError(.misplacedCDATA, "CDATA between elements") }
-            for byte in more where byte != 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D {
-                throw PropertyListError(.unexpectedText, "text between elements")
+            for index in 0..<more.count {
+                let byte = more[index]
+                guard byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D else {
+                    throw PropertyListError(.unexpectedText, "text between elements")
+                }
             }
             return
         }
@@ -493,7 +394,7 @@ struct PlistGrammar {
                 throw PropertyListError(.invalidData, "an empty-element <data/> (Apple's parser refuses it; <data></data> is empty data)")
             }
             let limits = self.limits
-            value = try ScalarText.value(kind, text.elements, limits: limits)
+            value = try ScalarText.value(kind, text.span, limits: limits)
             try charge(value.payloadBytes)
         case .array:
             value = .array(members.moveOut(from: arrays.removeLast()))
@@ -529,8 +430,7 @@ struct PlistGrammar {
 
     /// `</key>`: the key is checked against its dictionary's keys and waits for its value.
     private mutating func closeKey() throws(PropertyListError) {
-        let bytes = text.elements
-        try ScalarText.checkLeadingByteOrderMark(utf8: bytes)
+        try ScalarText.checkLeadingByteOrderMark(utf8: text.span)
         try charge(text.count)
         let top = dictionaries.count - 1
         let position = dictionaries[top].entries.count
@@ -538,27 +438,29 @@ struct PlistGrammar {
         // may leave out a key), if it is these bytes.
         var reused: String?
         var knownHash: Int?
+        var matched: Int?
         // A dictionary whose first two keys are not its sibling's stops looking
         // (settings-like documents, whose keys never repeat, pay two compares).
         if top < templates.count, position < 2 || dictionaries[top].templateCursor > 0 {
             let cursor = dictionaries[top].templateCursor
             let template = templates[top]
-            for candidate in cursor..<min(cursor + 2, template.keys.count) where Self.same(bytes, template.keys[candidate]) {
+            for candidate in cursor..<min(cursor + 2, template.keys.count) where Self.same(text.span, template.keys[candidate]) {
                 reused = template.keys[candidate]
                 if candidate < template.hashes.count { knownHash = template.hashes[candidate] }
-                dictionaries[top].templateCursor = candidate + 1
+                matched = candidate
                 break
             }
         }
+        if let matched { dictionaries[top].templateCursor = matched + 1 }
         // libxml2 hands over valid UTF-8 only.
-        let key = reused ?? ScalarText.string(checkedUTF8: bytes)
+        let key = reused ?? ScalarText.string(checkedUTF8: text.span)
         if let knownHash, position < PropertyListDictionary.scanLimit {
             dictionaries[top].earlyHashes[position] = knownHash
             dictionaries[top].knownEarlyHashes |= 1 << UInt8(position)
         }
         let slot: Int?
         if position < PropertyListDictionary.scanLimit {
-            slot = dictionaries[top].entries.slot(forNewKey: key, hash: { 0 }, hashes: UnsafeBufferPointer(start: nil, count: 0))
+            slot = dictionaries[top].entries.slot(forNewKey: key, hash: { 0 }, hashes: [Int]().span)
         } else {
             // The hashes move out while the entries change (so that appending
             // to them never copies them), and back after.
@@ -573,12 +475,10 @@ struct PlistGrammar {
                 }
             }
             var hash = 0
-            slot = hashes.withUnsafeBufferPointer { stored in
-                dictionaries[top].entries.slot(forNewKey: key, hash: {
-                    hash = knownHash ?? key.hashValue
-                    return hash
-                }, hashes: stored)
-            }
+            slot = dictionaries[top].entries.slot(forNewKey: key, hash: {
+                hash = knownHash ?? key.hashValue
+                return hash
+            }, hashes: hashes.span)
             if slot != nil { hashes.append(hash) }
             swap(&hashes, &dictionaries[top].hashes)
         }
@@ -592,12 +492,8 @@ struct PlistGrammar {
 
     /// True when `string` is spelled by exactly `bytes`.
     @inline(__always)
-    private static func same(_ bytes: UnsafeBufferPointer<UInt8>, _ string: String) -> Bool {
-        guard string.utf8.count == bytes.count else { return false }
-        return string.utf8.withContiguousStorageIfAvailable { stored in
-            guard let a = stored.baseAddress, let b = bytes.baseAddress else { return stored.isEmpty }
-            return memcmp(a, b, bytes.count) == 0
-        } ?? false
+    private static func same(_ bytes: Span<UInt8>, _ string: String) -> Bool {
+        bytes.bytes.sameBytes(asUTF8Of: string)
     }
 
     private mutating func deliver(_ value: __owned PropertyListValue) throws(PropertyListError) {
@@ -615,7 +511,7 @@ struct PlistGrammar {
             guard members.count - arrays[arrays.count - 1] < limits.maxCollectionCount else {
                 throw PropertyListError(.collectionLimitExceeded, "an array of more than \(limits.maxCollectionCount) members")
             }
-            members.push(value)
+            members.append(value)
         case .dictionary:
             let top = dictionaries.count - 1
             guard let key = dictionaries[top].pendingKey, let slot = dictionaries[top].pendingSlot else {

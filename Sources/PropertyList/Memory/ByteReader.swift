@@ -211,8 +211,7 @@ extension RawSpan {
 
     /// True when the bytes are those of `string`'s UTF-8.
     @_spi(ByteKit) public func sameBytes(asUTF8Of string: String) -> Bool {
-        var string = string
-        return string.withUTF8 { sameBytes(as: $0.span.bytes) }
+        string.withUTF8Span { sameBytes(as: $0.bytes) }
     }
 
     /// UTF-16BE code units, transcoded to a `String` (``UTF16BigEndian``); on

@@ -181,3 +181,10 @@ extension GrowableBuffer where Element == UInt8 {
         Array(UnsafeBufferPointer(start: base, count: used))
     }
 }
+
+extension GrowableBuffer where Element == UInt8 {
+    /// The bytes written, copied into `Data`.
+    @_spi(ByteKit) public var data: Data {
+        Data(UnsafeBufferPointer(start: base, count: used))
+    }
+}

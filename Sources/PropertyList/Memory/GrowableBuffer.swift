@@ -88,6 +88,23 @@
     }
 }
 
+extension GrowableBuffer {
+    /// Moves the elements from `index` on into a new array of exactly their
+    /// count, and removes them here.
+    @_spi(ByteKit) public mutating func moveOut(from index: Int) -> [Element] {
+        precondition(index >= 0 && index <= used, "index out of range")
+        let moved = used - index
+        guard moved > 0 else { return [] }
+        let source = base + index
+        let array = [Element](unsafeUninitializedCapacity: moved) { buffer, initialized in
+            buffer.baseAddress!.moveInitialize(from: source, count: moved)
+            initialized = moved
+        }
+        used = index
+        return array
+    }
+}
+
 extension GrowableBuffer where Element: BitwiseCopyable {
     /// `count` copies of `element`.
     @inlinable
@@ -116,111 +133,105 @@ extension GrowableBuffer where Element: BitwiseCopyable {
     }
 }
 
-/// A table of `count` slots whose elements are initialised one by one, in
-/// any order, and released by `deinit`: the binary reader's decoded values,
-/// one slot per object, filled only for the objects reached.
+/// The per-object tables of a decoder that numbers its objects (the binary
+/// reader): for each of `count` objects a plain fact, all zero at first, and
+/// a slot for its value, filled at most once, in any order, and released by
+/// `deinit`.
 ///
-/// Which slots hold an element is the table's own record (one bit per slot),
-/// so that releasing the table can never miss or double-free an element.
-@_spi(ByteKit) public struct SlotTable<Element: ~Copyable>: ~Copyable {
+/// One block holds the facts, a bitmap of the filled slots and the slots,
+/// reused from an earlier call up to ``ScratchMemory/largestKept``; beyond
+/// it, the facts and the bitmap are `calloc`'d, so that the system commits
+/// their pages only as objects are reached, and the slots are never touched
+/// before they are filled. The bitmap is the table's own record of which
+/// slots hold a value, so releasing the table can never miss or double-free
+/// one. Writes go through the table's memory (the methods are nonmutating),
+/// so that a decoder can hold it as a constant.
+@_spi(ByteKit) public struct ObjectTable<Fact: BitwiseCopyable, Value: ~Copyable>: ~Copyable {
+    @usableFromInline let facts: UnsafeMutablePointer<Fact>
+    @usableFromInline let filled: UnsafeMutablePointer<UInt64>
+    @usableFromInline let values: UnsafeMutablePointer<Value>
+    /// The pooled block holding all three, or nil when they were allocated apart.
     @usableFromInline let block: ScratchMemory.Buffer?
-    @usableFromInline let base: UnsafeMutablePointer<Element>
-    @usableFromInline var filled: GrowableBuffer<UInt64>
-    /// The number of slots.
+    /// The number of objects.
     @_spi(ByteKit) public let count: Int
 
-    /// `count` empty slots. Up to ``ScratchMemory/largestKept`` their memory is
-    /// reused from an earlier call; beyond it, memory is committed only for
-    /// the slots used.
+    /// Tables for `count` objects: every fact zero, every slot empty.
     @_spi(ByteKit) public init(count: Int) {
+        precondition(count >= 0)
         self.count = count
-        let bytes = max(count, 1) * MemoryLayout<Element>.stride
-        if bytes <= ScratchMemory.largestKept {
-            let taken = ScratchMemory.take(atLeast: bytes)
+        let slots = max(count, 1)
+        let factBytes = Self.rounded(slots * MemoryLayout<Fact>.stride)
+        let bitmapBytes = Self.rounded((slots + 63) / 64 * 8)
+        let valueBytes = slots * MemoryLayout<Value>.stride
+        if factBytes + bitmapBytes + valueBytes <= ScratchMemory.largestKept {
+            let taken = ScratchMemory.take(atLeast: factBytes + bitmapBytes + valueBytes)
+            ScratchMemory.clear(taken.base, bytes: factBytes + bitmapBytes)
             block = taken
-            base = taken.base.bindMemory(to: Element.self, capacity: max(count, 1))
+            facts = taken.base.bindMemory(to: Fact.self, capacity: slots)
+            filled = (taken.base + factBytes).bindMemory(to: UInt64.self, capacity: bitmapBytes / 8)
+            values = (taken.base + factBytes + bitmapBytes).bindMemory(to: Value.self, capacity: slots)
         } else {
+            let zeroed = ScratchMemory.zeroedAllocation(bytes: factBytes + bitmapBytes)
             block = nil
-            base = .allocate(capacity: count)
+            facts = zeroed.bindMemory(to: Fact.self, capacity: slots)
+            filled = (zeroed + factBytes).bindMemory(to: UInt64.self, capacity: bitmapBytes / 8)
+            values = .allocate(capacity: slots)
         }
-        filled = GrowableBuffer(repeating: 0, count: (count + 63) / 64)
     }
 
+    /// `bytes` rounded up to a multiple of 16 (the alignment of every part).
+    private static func rounded(_ bytes: Int) -> Int { (bytes + 15) & ~15 }
+
     deinit {
-        for word in 0..<filled.count where filled[word] != 0 {
+        for word in 0..<((count + 63) / 64) where filled[word] != 0 {
             var bits = filled[word]
             while bits != 0 {
-                (base + word * 64 + bits.trailingZeroBitCount).deinitialize(count: 1)
+                (values + word * 64 + bits.trailingZeroBitCount).deinitialize(count: 1)
                 bits &= bits - 1
             }
         }
-        if let block { ScratchMemory.give(block) } else { base.deallocate() }
-    }
-
-    /// True when slot `index` holds an element.
-    @inlinable
-    @_spi(ByteKit) public func isFilled(_ index: Int) -> Bool {
-        precondition(index >= 0 && index < count, "slot out of range")
-        return filled[index >> 6] & (1 << UInt64(index & 63)) != 0
-    }
-
-    /// Puts `element` in the empty slot `index`.
-    @inlinable
-    @_spi(ByteKit) public mutating func fill(_ index: Int, with element: consuming Element) {
-        precondition(!isFilled(index), "slot already filled")
-        (base + index).initialize(to: element)
-        filled[index >> 6] |= 1 << UInt64(index & 63)
-    }
-
-    /// The element in the filled slot `index`.
-    @inlinable
-    @_spi(ByteKit) public subscript(index: Int) -> Element {
-        _read {
-            precondition(isFilled(index), "slot not filled")
-            yield base[index]
-        }
-    }
-}
-
-/// A table of `count` plain values, all zero at first: the binary reader's
-/// per-object facts. Up to ``ScratchMemory/largestKept`` the memory is
-/// reused from an earlier call and cleared; beyond it, it is `calloc`'d, so
-/// that the system commits pages only as slots are written.
-@_spi(ByteKit) public struct ZeroedTable<Element: BitwiseCopyable>: ~Copyable {
-    @usableFromInline let block: ScratchMemory.Buffer?
-    @usableFromInline let base: UnsafeMutablePointer<Element>
-    /// The number of slots.
-    @_spi(ByteKit) public let count: Int
-
-    /// `count` slots of all-zero bits (which the element type must read as its empty value).
-    @_spi(ByteKit) public init(count: Int) {
-        self.count = count
-        let bytes = max(count, 1) * MemoryLayout<Element>.stride
-        if bytes <= ScratchMemory.largestKept {
-            let taken = ScratchMemory.take(atLeast: bytes)
-            block = taken
-            ScratchMemory.clear(taken.base, bytes: bytes)
-            base = taken.base.bindMemory(to: Element.self, capacity: max(count, 1))
+        if let block {
+            ScratchMemory.give(block)
         } else {
-            block = nil
-            base = ScratchMemory.zeroedAllocation(bytes: bytes).bindMemory(to: Element.self, capacity: count)
+            values.deallocate()
+            ScratchMemory.freeZeroed(UnsafeMutableRawPointer(facts))
         }
     }
 
-    deinit {
-        if let block { ScratchMemory.give(block) } else { ScratchMemory.freeZeroed(UnsafeMutableRawPointer(base)) }
-    }
-
-    /// The value in slot `index`.
+    /// Object `index`'s fact.
     @inlinable
-    @_spi(ByteKit) public subscript(index: Int) -> Element {
+    @_spi(ByteKit) public subscript(fact index: Int) -> Fact {
         @inline(__always) get {
-            precondition(index >= 0 && index < count, "slot out of range")
-            return base[index]
+            precondition(index >= 0 && index < count, "object out of range")
+            return facts[index]
         }
         @inline(__always) nonmutating set {
-            precondition(index >= 0 && index < count, "slot out of range")
-            base[index] = newValue
+            precondition(index >= 0 && index < count, "object out of range")
+            facts[index] = newValue
+        }
+    }
+
+    /// True when object `index`'s slot holds a value.
+    @inlinable @inline(__always)
+    @_spi(ByteKit) public func isFilled(_ index: Int) -> Bool {
+        precondition(index >= 0 && index < count, "object out of range")
+        return filled[index &>> 6] & (1 &<< UInt64(index & 63)) != 0
+    }
+
+    /// Puts `value` in object `index`'s empty slot.
+    @inlinable @inline(__always)
+    @_spi(ByteKit) public func fill(_ index: Int, with value: consuming Value) {
+        precondition(!isFilled(index), "slot filled twice")
+        (values + index).initialize(to: value)
+        filled[index &>> 6] |= 1 &<< UInt64(index & 63)
+    }
+
+    /// The value in object `index`'s filled slot.
+    @inlinable
+    @_spi(ByteKit) public subscript(value index: Int) -> Value {
+        @inline(__always) _read {
+            precondition(isFilled(index), "slot not filled")
+            yield values[index]
         }
     }
 }

@@ -3,7 +3,7 @@
 // every libxml2 call. Nothing here is public, and no C type leaves it.
 internal import CLibXML2Bridge
 import FoundationEssentials
-import PropertyList
+@_spi(ByteKit) import PropertyList
 
 /// The libxml2 library in use.
 enum LibXML2 {
@@ -24,8 +24,10 @@ enum LibXML2 {
 /// touched). The parser itself is the C bridge's (`CLibXML2Bridge`), which
 /// holds every libxml2 call. See Specs/xml-plist.md, "libxml2".
 final class XMLSAXParser {
-    /// The grammar the events drive; read its result after ``parse(_:)``.
-    var grammar: PlistGrammar { session.pointee.grammar }
+    /// The key path of the value the grammar was reading when it stopped.
+    var keyPath: [PropertyListKeyPath.Component] { session.pointee.grammar.keyPath }
+    /// The grammar's result, after ``parse(_:)``.
+    func finish() throws(PropertyListError) -> PropertyListValue { try session.pointee.grammar.finish() }
     /// The first grammar error, located (line, column, key path).
     var failure: PropertyListError? { session.pointee.failure }
     /// The first diagnostic libxml2 reported: message, line, column.
@@ -39,13 +41,12 @@ final class XMLSAXParser {
     /// retaining and releasing the parser object per event).
     private let session: UnsafeMutablePointer<SAXSession>
 
-    init(grammar: PlistGrammar) {
+    init(grammar: consuming PlistGrammar) {
         session = .allocate(capacity: 1)
         session.initialize(to: SAXSession(grammar: grammar))
     }
 
     deinit {
-        session.pointee.grammar.releaseBuffers()
         session.deinitialize(count: 1)
         session.deallocate()
     }
@@ -83,7 +84,7 @@ final class XMLSAXParser {
             let session = XMLSAXParser.session(context)
             let element = session.pointee.elements.element(name)
             session.pointee.step { grammar throws(PropertyListError) in
-                try grammar.startElement(element, name: name, attributes: ElementAttributes(raw: attributes))
+                try grammar.startElement(element, name: ElementName(pointer: name), attributes: ElementAttributes(raw: attributes))
             }
             // Scalars and keys hold text; containers hold elements and layout.
             if case .scalar = element, let parser = session.pointee.parser { activitycodec_xml_parser_want_text(parser, 1) }
@@ -99,12 +100,12 @@ final class XMLSAXParser {
         },
         characters: { context, text, length in
             XMLSAXParser.session(context).pointee.step { grammar throws(PropertyListError) in
-                try grammar.characters(UnsafeBufferPointer(start: text, count: Int(length)), cdata: false)
+                try grammar.characters(unsafe UnsafeBufferPointer(start: text, count: Int(length)).span, cdata: false)
             }
         },
         cdata: { context, text, length in
             XMLSAXParser.session(context).pointee.step { grammar throws(PropertyListError) in
-                try grammar.characters(UnsafeBufferPointer(start: text, count: Int(length)), cdata: true)
+                try grammar.characters(unsafe UnsafeBufferPointer(start: text, count: Int(length)).span, cdata: true)
             }
         },
         comment: { context in
@@ -141,7 +142,7 @@ final class XMLSAXParser {
 }
 
 /// One parse's state, which libxml2's callbacks reach through their context pointer.
-struct SAXSession {
+struct SAXSession: ~Copyable {
     var grammar: PlistGrammar
     /// The plist elements met so far, by libxml2's interned name pointer.
     var elements = ElementNames()
@@ -151,7 +152,7 @@ struct SAXSession {
     var diagnostic: (message: String, line: Int, column: Int)?
     var parser: OpaquePointer?
 
-    init(grammar: PlistGrammar) { self.grammar = grammar }
+    init(grammar: consuming PlistGrammar) { self.grammar = grammar }
 
     /// The parser's current line and column (1-based).
     var position: (line: Int, column: Int) {
@@ -221,4 +222,34 @@ extension String {
         while text.last == "\n" { text.removeLast() }
         return text
     }
+}
+
+/// An element's attributes as libxml2's SAX1 event gives them: NULL, or
+/// (name, value) pairs up to a NULL name. Made into strings only when there
+/// are some (every plist element but `<plist>` has none).
+struct ElementAttributes {
+    let raw: UnsafeMutablePointer<UnsafePointer<UInt8>?>?
+
+    /// True when the element has no attribute (checked without building strings).
+    var isEmpty: Bool { raw?[0] == nil }
+
+    /// The (name, value) pairs, namespace declarations among them.
+    var pairs: [(name: String, value: String)] {
+        guard var pair = raw else { return [] }
+        var list: [(name: String, value: String)] = []
+        while let name = pair[0] {
+            list.append((String(cString: name), pair[1].map { String(cString: $0) } ?? ""))
+            pair += 2
+        }
+        return list
+    }
+}
+
+/// An element's name as libxml2 gives it (NUL-terminated), made into a
+/// string only for error messages.
+struct ElementName {
+    let pointer: UnsafePointer<UInt8>?
+
+    /// The name as text.
+    var text: String { pointer.map { String(cString: $0) } ?? "" }
 }

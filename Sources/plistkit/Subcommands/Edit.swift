@@ -190,15 +190,13 @@ struct ValueOptions: ParsableArguments {
         }
         if let string { return .string(string) }
         if let date {
-            var text = Array(date.utf8)
-            guard let seconds = text.withUnsafeMutableBufferPointer({ CivilTime.secondsSinceReference(appleText: UnsafeBufferPointer($0)) }),
-                  PropertyListValue.isValidDate(seconds) else {
+            guard let parsed = Document.date(date) else {
                 throw ValidationError("--date \"\(date)\" is not a date as XML property lists write it (2001-01-01T00:00:00Z)")
             }
-            return .date(Date(timeIntervalSinceReferenceDate: seconds))
+            return .date(parsed)
         }
         if let data {
-            guard let decoded = StrictBase64.decode(data, skippingWhitespace: false) else { throw ValidationError("--data is not padded base64") }
+            guard let decoded = Document.base64Data(data) else { throw ValidationError("--data is not padded base64") }
             return .data(decoded)
         }
         if let xml {

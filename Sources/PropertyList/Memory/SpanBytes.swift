@@ -1,0 +1,70 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// Reads of byte spans that the codecs' scanners and text decoders share:
+// checked word loads, searches, and strings.
+extension Span where Element == UInt8 {
+    /// The eight bytes at `offset` as one little-endian word (the first byte
+    /// in memory lowest), for the word-at-a-time scans of ``WordScan``.
+    @inlinable @inline(__always)
+    @_spi(ByteKit) public func word(at offset: Int) -> UInt64 {
+        precondition(offset >= 0 && offset &+ 8 <= count, "word out of range")
+        return UInt64(littleEndian: unsafe bytes.unsafeLoadUnaligned(fromUncheckedByteOffset: offset, as: UInt64.self))
+    }
+
+    /// The offset of the first `byte` at or after `start`, or nil.
+    @_spi(ByteKit) public func firstIndex(of byte: UInt8, from start: Int = 0) -> Int? {
+        guard start >= 0, start < count else { return nil }
+        return unsafe withUnsafeBufferPointer { buffer in
+            guard let found = memchr(buffer.baseAddress! + start, Int32(byte), buffer.count - start) else { return nil }
+            return UnsafeRawPointer(found) - UnsafeRawPointer(buffer.baseAddress!)
+        }
+    }
+
+    /// True when `byte` occurs anywhere.
+    @_spi(ByteKit) public func contains(_ byte: UInt8) -> Bool {
+        firstIndex(of: byte) != nil
+    }
+
+    /// True when the bytes at `offset` spell `literal` (ASCII).
+    @inlinable @inline(__always)
+    @_spi(ByteKit) public func hasPrefix(_ literal: StaticString, at offset: Int) -> Bool {
+        let length = literal.utf8CodeUnitCount
+        guard offset >= 0, length <= count &- offset else { return false }
+        let text = literal.utf8Start
+        for k in 0..<length where self[offset &+ k] != text[k] { return false }
+        return true
+    }
+
+    /// The offset of the first occurrence of `literal` at or after `start`.
+    @inlinable
+    @_spi(ByteKit) public func firstIndex(of literal: StaticString, from start: Int) -> Int? {
+        var i = start
+        let first = literal.utf8Start[0]
+        while let found = firstIndex(of: first, from: i) {
+            if hasPrefix(literal, at: found) { return found }
+            i = found &+ 1
+        }
+        return nil
+    }
+
+    /// The bytes as a `String`, ill-formed UTF-8 repaired (for messages).
+    @_spi(ByteKit) public var decodedString: String {
+        unsafe withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The bytes as a `String`, copied without validating: for text that is
+    /// valid UTF-8 already (checked by the caller's format before, as the XML
+    /// reader checks the whole document before libxml2 hands its text back).
+    /// Ill-formed input is a programming error, caught here in debug builds.
+    @inlinable
+    @_spi(ByteKit) public func stringOfValidatedUTF8() -> String {
+        unsafe withUnsafeBufferPointer { buffer in
+            assert((try? UTF8Span(validating: buffer.span)) != nil, "text is not valid UTF-8")
+            return String(copying: unsafe UTF8Span(unchecked: buffer.span, isKnownASCII: WordScan.firstNonASCII(UnsafeRawBufferPointer(buffer)) == nil))
+        }
+    }
+}
