@@ -47,10 +47,10 @@ public enum LiteralSource {
         guard outputFile != "-" else { return nil }
         let header = stem(lastComponent(outputFile)) + ".h"
         // unsafeFileName: a header name has no escapes, so nothing may end it early.
-        let unsafe = header.unicodeScalars.contains { scalar in
+        let breaksOut = header.unicodeScalars.contains { scalar in
             scalar == "\"" || scalar == "\\" || scalar == "'" || needsEscape(scalar)
         } || header.contains("//") || header.contains("/*") || header.contains("??")
-        guard !unsafe else {
+        guard !breaksOut else {
             throw PropertyListError(.unsafeFileName, "the header name \(commentText(header)) cannot be written in #import \"…\" (it holds a quote, a backslash, a control or bidirectional character, //, /* or ??); choose another output name")
         }
         return "#import \"\(header)\""

@@ -1,5 +1,5 @@
 public import FoundationEssentials
-public import PropertyList
+@_spi(ByteKit) public import PropertyList
 public import UserInfo
 
 /// Writes userInfo values as NSKeyedArchiver archives, the form in which
@@ -136,7 +136,7 @@ struct ArchiveBuilder {
             return uid
         case .uuid(let uuid):
             let uid = append(.null)
-            let bytes = withUnsafeBytes(of: uuid.uuid) { Data($0) }
+            let bytes = Data(uuid.byteArray)
             objects[Int(uid)] = .dictionary([Field.uuidBytes: .data(bytes), Field.class: .uid(classEntry(.uuid))])
             return uid
         case .url(let url):

@@ -174,19 +174,8 @@ public struct StringKeyedDictionary<Value: Hashable & Sendable>: Sendable {
     /// Probes the index for `key`: its entry's position, or the empty bucket
     /// where it would go.
     @inlinable internal func find(_ key: String, hashValue hash: Int) -> (position: Int?, bucket: Int) {
-        index.slots.withUnsafeBytes { slots in
-            storedKeys.withUnsafeBufferPointer { keys in
-                let shift = KeyIndex.widthShift(byteCount: slots.count)
-                let mask = slots.count >> shift &- 1
-                var bucket = hash & mask
-                while true {
-                    let stored = KeyIndex.load(slots, bucket: bucket, widthShift: shift)
-                    if stored == 0 { return (nil, bucket) }
-                    if keys[stored &- 1] == key { return (stored &- 1, bucket) }
-                    bucket = (bucket &+ 1) & mask
-                }
-            }
-        }
+        let keys = storedKeys.span
+        return index.probe(hash: hash) { keys[$0] == key }
     }
 
     /// Appends an entry whose key is known to be absent.
@@ -241,88 +230,13 @@ public struct StringKeyedDictionary<Value: Hashable & Sendable>: Sendable {
     }
 }
 
-/// The hash index of a large ``StringKeyedDictionary``: an open-addressing
-/// table (linear probing, at most half full) whose slots hold an entry's
-/// position + 1, or 0 when empty. Slots are 1, 2 or 4 bytes wide as the
-/// capacity needs; the width follows from the table's byte count.
-@usableFromInline
-internal struct KeyIndex: Sendable {
-    /// Dictionaries of up to this many entries are scanned, with no index.
-    @inlinable static var scanLimit: Int { 8 }
-
-    @usableFromInline internal var slots: [UInt8]
-
-    /// No index.
-    @inlinable init() { slots = [] }
-
-    /// An empty index for `count` entries, or none when a scan will do.
-    @inlinable init(forCount count: Int) {
-        guard count > Self.scanLimit else { slots = []; return }
-        // A power of two at least twice the count.
-        let capacity = 1 << (Int.bitWidth - (2 * count - 1).leadingZeroBitCount)
-        slots = Array(repeating: 0, count: capacity * Self.width(forCapacity: capacity))
-    }
-
-    /// 1-byte slots up to 256 (≤ 128 entries), 2-byte up to 65,536, else 4.
-    /// The byte counts of the three ranges (≤ 256, 1,024…131,072, ≥ 524,288)
-    /// do not overlap, so the width follows from `slots.count`.
-    @inlinable static func width(forCapacity capacity: Int) -> Int {
-        capacity <= 256 ? 1 : capacity <= 65_536 ? 2 : 4
-    }
-
-    /// log₂ of the slot width of a table of `byteCount` bytes.
-    @inlinable @inline(__always) static func widthShift(byteCount: Int) -> Int {
-        byteCount <= 256 ? 0 : byteCount <= 131_072 ? 1 : 2
-    }
-
-    @inlinable var isEmpty: Bool { slots.isEmpty }
-
-    /// The number of slots (0 without an index).
-    @inlinable var capacity: Int { slots.count >> Self.widthShift(byteCount: slots.count) }
-
-    /// Position + 1 of the entry in `bucket`, or 0. The index's only raw
-    /// memory access: `bucket` is below the capacity (callers mask it).
-    @inlinable @inline(__always)
-    static func load(_ slots: UnsafeRawBufferPointer, bucket: Int, widthShift: Int) -> Int {
-        switch widthShift {
-        case 0: return Int(slots[bucket])
-        case 1: return Int(UInt16(littleEndian: slots.loadUnaligned(fromByteOffset: bucket << 1, as: UInt16.self)))
-        default: return Int(UInt32(littleEndian: slots.loadUnaligned(fromByteOffset: bucket << 2, as: UInt32.self)))
-        }
-    }
-
-    /// Stores position + 1 (`value`) in `bucket`, below the capacity.
-    @inlinable @inline(__always)
-    static func store(_ value: Int, in slots: UnsafeMutableRawBufferPointer, bucket: Int, widthShift: Int) {
-        switch widthShift {
-        case 0: slots[bucket] = UInt8(truncatingIfNeeded: value)
-        case 1: slots.storeBytes(of: UInt16(truncatingIfNeeded: value).littleEndian, toByteOffset: bucket << 1, as: UInt16.self)
-        default: slots.storeBytes(of: UInt32(truncatingIfNeeded: value).littleEndian, toByteOffset: bucket << 2, as: UInt32.self)
-        }
-    }
-
-    /// Position + 1 of the entry in `bucket`, or 0.
-    @inlinable @inline(__always) subscript(bucket: Int) -> Int {
-        precondition(bucket >= 0 && bucket < capacity)
-        return slots.withUnsafeBytes { Self.load($0, bucket: bucket, widthShift: Self.widthShift(byteCount: $0.count)) }
-    }
-
-    /// Puts position + 1 (`value`) in `bucket` (inline: as a call it measured
-    /// 4% of decoding library.bplist).
-    @inlinable @inline(__always) mutating func store(_ value: Int, at bucket: Int) {
-        precondition(bucket >= 0 && bucket < capacity)
-        slots.withUnsafeMutableBytes { Self.store(value, in: $0, bucket: bucket, widthShift: Self.widthShift(byteCount: $0.count)) }
-    }
-}
-
 /// Orders strings by UTF-16 code units, CoreFoundation's literal order.
 public func utf16Precedes(_ a: String, _ b: String) -> Bool {
     // UTF-8 bytes order strings as code points do, and code point order is
     // UTF-16 order except between U+E000…U+FFFF (lead bytes EE, EF) and
     // supplementary characters (F0…F4, surrogates in UTF-16): compare bytes up to
     // the first difference, and only that pair of characters decides the case.
-    var (a, b) = (a, b)
-    let byBytes: Bool? = a.withUTF8 { x in b.withUTF8 { y in UTF16Order.precedesBytes(x, y) } }
+    let byBytes: Bool? = a.withUTF8Span { x in b.withUTF8Span { y in UTF16Order.precedesBytes(x, y) } }
     if let byBytes { return byBytes }
     var left = a.utf16.makeIterator()
     var right = b.utf16.makeIterator()
@@ -450,15 +364,15 @@ enum UTF16Order {
         var index: Int
 
         init(_ key: String, index: Int) {
-            var key = key
-            (high, low) = key.withUTF8 { utf8 in (Self.word(utf8, from: 0), Self.word(utf8, from: 8)) }
+            (high, low) = key.withUTF8Span { utf8 in (Self.word(utf8, from: 0), Self.word(utf8, from: 8)) }
             self.index = index
         }
 
-        static func word(_ utf8: UnsafeBufferPointer<UInt8>, from start: Int) -> UInt64 {
+        static func word(_ utf8: Span<UInt8>, from start: Int) -> UInt64 {
             var value: UInt64 = 0
             if utf8.count >= start + 8 {
-                value = UInt64(bigEndian: UnsafeRawPointer(utf8.baseAddress! + start).loadUnaligned(as: UInt64.self))
+                // The eight bytes, first most significant.
+                value = utf8.word(at: start).byteSwapped
             } else {
                 for k in start..<(start + 8) { value = value << 8 | UInt64(k < utf8.count ? utf8[k] : 0) }
             }
@@ -481,7 +395,7 @@ enum UTF16Order {
     /// Whether `x` precedes `y` in UTF-16 order, or nil when the first
     /// difference sets a character of U+E000…U+FFFF against a supplementary one.
     @inline(__always)
-    static func precedesBytes(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> Bool? {
+    static func precedesBytes(_ x: Span<UInt8>, _ y: Span<UInt8>) -> Bool? {
         let common = min(x.count, y.count)
         var i = 0
         while i < common && x[i] == y[i] { i += 1 }

@@ -146,17 +146,11 @@ extension PropertyListValue: Hashable {
 package enum ExactString {
     package static func equal(_ a: String, _ b: String) -> Bool {
         // Equal scalars are equal UTF-8 bytes.
-        var (a, b) = (a, b)
-        return a.withUTF8 { x in
-            b.withUTF8 { y in
-                x.count == y.count && (x.isEmpty || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0)
-            }
-        }
+        a.withUTF8Span { x in b.withUTF8Span { y in x.bytes.sameBytes(as: y.bytes) } }
     }
 
     package static func hash(_ s: String, into hasher: inout Hasher) {
-        var copy = s
-        copy.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        s.withUTF8Span { hasher.combine(bytes: $0.bytes) }
     }
 }
 

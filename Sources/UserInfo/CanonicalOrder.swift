@@ -1,5 +1,5 @@
 import FoundationEssentials
-import PropertyList
+@_spi(ByteKit) import PropertyList
 
 /// The deterministic order writers put set members in (Specs/userinfo-value.md,
 /// "Sets"): by type name, then scalars by their value (numbers numerically,
@@ -57,7 +57,7 @@ enum CanonicalOrder {
             case .date(let v): self = .real(Self.totalOrder(v.timeIntervalSinceReferenceDate))
             case .string(let v): self = .bytes(Array(v.utf8))
             case .data(let v): self = .bytes(Array(v))
-            case .uuid(let v): self = .bytes(withUnsafeBytes(of: v.uuid) { Array($0) })
+            case .uuid(let v): self = .bytes(v.byteArray)
             case .url(let v): self = .bytes(Array(v.relative.utf8))
             case .array, .dictionary, .set, .null: self = .none
             }

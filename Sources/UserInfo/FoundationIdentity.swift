@@ -1,5 +1,5 @@
 import FoundationEssentials
-import PropertyList
+@_spi(ByteKit) import PropertyList
 
 /// What Foundation's `isEqual:` considers the same userInfo value
 /// (Specs/userinfo-value.md, "Sets"): `NSSet` keeps one of two such members,
@@ -39,14 +39,14 @@ enum FoundationIdentity {
         case .data(let data):
             hasher.tag(3)
             hasher.count(data.count)
-            data.withUnsafeBytes { hasher.bytes($0) }
+            hasher.bytes(data.bytes)
         case .date(let date):
             hasher.tag(4)
             let seconds = date.timeIntervalSinceReferenceDate
             hasher.word((seconds == 0 ? 0 : seconds).bitPattern)
         case .uuid(let uuid):
             hasher.tag(5)
-            withUnsafeBytes(of: uuid.uuid) { hasher.bytes($0) }
+            hasher.bytes(uuid.byteArray.span.bytes)
         case .null:
             hasher.tag(6)
         case .url(let url):
@@ -236,27 +236,27 @@ struct IdentityHasher {
 
     /// A string: its UTF-8 length, then its bytes.
     mutating func string(_ string: String) {
-        var copy = string
-        copy.withUTF8 { utf8 in
+        string.withUTF8Span { utf8 in
             count(utf8.count)
-            bytes(UnsafeRawBufferPointer(utf8))
+            bytes(utf8.bytes)
         }
     }
 
-    mutating func bytes(_ buffer: UnsafeRawBufferPointer) {
+    mutating func bytes(_ buffer: RawSpan) {
         var index = 0
+        let count = buffer.byteCount
         // Whole words straight from the buffer once the tail is empty.
-        while index < buffer.count, tailCount != 0 {
-            byteValue(buffer[index])
+        while index < count, tailCount != 0 {
+            byteValue(buffer.byte(at: index))
             index += 1
         }
-        while index + 8 <= buffer.count {
-            compress(buffer.loadUnaligned(fromByteOffset: index, as: UInt64.self).littleEndian)
+        while index + 8 <= count {
+            compress(buffer.word(at: index))
             length += 8
             index += 8
         }
-        while index < buffer.count {
-            byteValue(buffer[index])
+        while index < count {
+            byteValue(buffer.byte(at: index))
             index += 1
         }
     }

@@ -1,5 +1,5 @@
 import FoundationEssentials
-import PropertyList
+@_spi(ByteKit) import PropertyList
 
 /// The value floor (`value-floor` op): the work any reader must do to produce
 /// a document's `PropertyListValue` tree, and nothing else — no parsing, no
@@ -75,14 +75,13 @@ struct ValueFloorBuilder {
     mutating func text(_ string: String) -> String {
         defer { texts += 1 }
         guard firstText[texts] else { return string }
-        var string = string
-        return string.withUTF8 { String(copying: unsafe UTF8Span(unchecked: $0.span, isKnownASCII: false)) }
+        return string.withUTF8Span { $0.stringOfValidatedUTF8() }
     }
 
     mutating func build(_ value: PropertyListValue) -> PropertyListValue {
         switch value {
         case .string(let string): return .string(text(string))
-        case .data(let data): return .data(data.withUnsafeBytes { Data($0) })
+        case .data(let data): return .data(Data(data.bytes.array))
         case .array(let elements):
             var copy: [PropertyListValue] = []
             copy.reserveCapacity(elements.count)

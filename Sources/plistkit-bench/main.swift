@@ -20,7 +20,7 @@ import DocumentFormats
 import FoundationEssentials
 import KeyedArchive
 import MPUserInfo
-import PropertyList
+@_spi(ByteKit) import PropertyList
 import UserInfo
 #if canImport(Glibc)
 import Glibc
@@ -155,7 +155,7 @@ func rebuild(_ value: UserInfoValue) -> UserInfoValue {
     }
     switch value {
     case .string(let string): return .string(fresh(string))
-    case .data(let data): return .data(data.withUnsafeBytes { Data($0) })
+    case .data(let data): return .data(Data(data.bytes.array))
     case .array(let elements):
         var copy: [UserInfoValue] = []
         copy.reserveCapacity(elements.count)
@@ -213,7 +213,7 @@ func main() throws {
 do {
     try main()
 } catch {
-    let message = Array("plistkit-bench: \(error)\n".utf8)
-    _ = message.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+    var message = "plistkit-bench: \(error)\n"
+    _ = message.withUTF8 { write(2, $0.baseAddress, $0.count) }
     exit(1)
 }

@@ -26,12 +26,13 @@ struct DripFeedTests {
     func prefixes(_ name: String) throws {
         let bytes = try Data(contentsOf: Paths.golden.appendingPathComponent(name))
         _ = try BinaryPropertyListReader().read(bytes)
-        bytes.withUnsafeBytes { whole in
-            for length in 0..<whole.count {
-                let prefix = UnsafeRawBufferPointer(rebasing: whole[0..<length])
-                #expect(throws: PropertyListError.self, "prefix of \(length) bytes") {
-                    try BinaryPropertyListReader().read(prefix)
-                }
+        // Each prefix in memory of exactly its length, so that a read past its
+        // end is a read past the allocation.
+        let whole = [UInt8](bytes)
+        for length in 0..<whole.count {
+            let prefix = Array(whole[0..<length])
+            #expect(throws: PropertyListError.self, "prefix of \(length) bytes") {
+                try BinaryPropertyListReader().read(prefix)
             }
         }
     }

@@ -158,6 +158,11 @@ extension RawSpan {
         unsafe withUnsafeBytes { Data($0) }
     }
 
+    /// The bytes as a `String`, ill-formed UTF-8 repaired (for messages).
+    @_spi(ByteKit) public var decodedString: String {
+        unsafe withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+    }
+
     /// The bytes, copied into an array.
     @_spi(ByteKit) public var array: [UInt8] {
         unsafe withUnsafeBytes { Array($0) }
@@ -185,6 +190,7 @@ extension RawSpan {
     }
 
     /// The bytes as a `String` when every one is ASCII, else the offset of the first that is not.
+    @inlinable @inline(__always)
     @_spi(ByteKit) public func asciiString() -> Result<String, NonASCIIByte> {
         unsafe withUnsafeBytes { raw in
             if let bad = WordScan.firstNonASCII(raw) { return .failure(NonASCIIByte(offset: bad, byte: raw[bad])) }
@@ -235,12 +241,31 @@ extension RawSpan {
     }
 }
 
+extension Hasher {
+    /// Feeds the bytes of `bytes` to the hasher.
+    @_spi(ByteKit) public mutating func combine(bytes: RawSpan) {
+        unsafe bytes.withUnsafeBytes { combine(bytes: $0) }
+    }
+}
+
+extension UUID {
+    /// The UUID's 16 bytes, in order.
+    @_spi(ByteKit) public var byteArray: [UInt8] {
+        withUnsafeBytes(of: uuid) { Array($0) }
+    }
+}
+
 /// A byte at or above 0x80 where only ASCII may be.
 @_spi(ByteKit) public struct NonASCIIByte: Error {
     /// Its offset in the span.
     @_spi(ByteKit) public let offset: Int
     /// The byte.
     @_spi(ByteKit) public let byte: UInt8
+
+    @usableFromInline init(offset: Int, byte: UInt8) {
+        self.offset = offset
+        self.byte = byte
+    }
 }
 
 /// An unpaired UTF-16 surrogate.

@@ -42,11 +42,11 @@
     @inlinable
     @_spi(ByteKit) public subscript(index: Int) -> Element {
         _read {
-            precondition(index >= 0 && index < used, "index out of range")
+            precondition(UInt(bitPattern: index) < UInt(bitPattern: used), "index out of range")
             yield base[index]
         }
         _modify {
-            precondition(index >= 0 && index < used, "index out of range")
+            precondition(UInt(bitPattern: index) < UInt(bitPattern: used), "index out of range")
             yield &base[index]
         }
     }
@@ -56,6 +56,14 @@
     @_spi(ByteKit) public mutating func append(_ element: consuming Element) {
         if used == capacity { grow(toHold: used + 1) }
         (base + used).initialize(to: element)
+        used += 1
+    }
+
+    /// Adds the element `make` returns at the end, built in its place.
+    @inlinable @inline(__always)
+    @_spi(ByteKit) public mutating func append(building make: () -> Element) {
+        if used == capacity { grow(toHold: used + 1) }
+        (base + used).initialize(to: make())
         used += 1
     }
 
@@ -134,23 +142,25 @@ extension GrowableBuffer where Element: BitwiseCopyable {
 }
 
 /// The per-object tables of a decoder that numbers its objects (the binary
-/// reader): for each of `count` objects a plain fact, all zero at first, and
-/// a slot for its value, filled at most once, in any order, and released by
-/// `deinit`.
+/// reader): for each of `count` objects a plain fact, all zero at first, a
+/// plain measure, written before it is read, and a slot for its value,
+/// filled at most once, in any order, and released by `deinit`.
 ///
-/// One block holds the facts, a bitmap of the filled slots and the slots,
-/// reused from an earlier call up to ``ScratchMemory/largestKept``; beyond
-/// it, the facts and the bitmap are `calloc`'d, so that the system commits
-/// their pages only as objects are reached, and the slots are never touched
-/// before they are filled. The bitmap is the table's own record of which
-/// slots hold a value, so releasing the table can never miss or double-free
-/// one. Writes go through the table's memory (the methods are nonmutating),
-/// so that a decoder can hold it as a constant.
-@_spi(ByteKit) public struct ObjectTable<Fact: BitwiseCopyable, Value: ~Copyable>: ~Copyable {
+/// One block holds the facts, a bitmap of the filled slots, the measures and
+/// the slots, reused from an earlier call up to ``ScratchMemory/largestKept``
+/// (only the facts and the bitmap are cleared); beyond it, the facts and the
+/// bitmap are `calloc`'d, so that the system commits their pages only as
+/// objects are reached, and the rest is never touched before it is written.
+/// The bitmap is the table's own record of which slots hold a value, so
+/// releasing the table can never miss or double-free one. Writes go through
+/// the table's memory (the methods are nonmutating), so that a decoder can
+/// hold it as a constant.
+@_spi(ByteKit) public struct ObjectTable<Fact: BitwiseCopyable, Measure: BitwiseCopyable, Value: ~Copyable>: ~Copyable {
     @usableFromInline let facts: UnsafeMutablePointer<Fact>
     @usableFromInline let filled: UnsafeMutablePointer<UInt64>
+    @usableFromInline let measures: UnsafeMutablePointer<Measure>
     @usableFromInline let values: UnsafeMutablePointer<Value>
-    /// The pooled block holding all three, or nil when they were allocated apart.
+    /// The pooled block holding all of them, or nil when they were allocated apart.
     @usableFromInline let block: ScratchMemory.Buffer?
     /// The number of objects.
     @_spi(ByteKit) public let count: Int
@@ -162,19 +172,23 @@ extension GrowableBuffer where Element: BitwiseCopyable {
         let slots = max(count, 1)
         let factBytes = Self.rounded(slots * MemoryLayout<Fact>.stride)
         let bitmapBytes = Self.rounded((slots + 63) / 64 * 8)
+        let measureBytes = Self.rounded(slots * MemoryLayout<Measure>.stride)
         let valueBytes = slots * MemoryLayout<Value>.stride
-        if factBytes + bitmapBytes + valueBytes <= ScratchMemory.largestKept {
-            let taken = ScratchMemory.take(atLeast: factBytes + bitmapBytes + valueBytes)
-            ScratchMemory.clear(taken.base, bytes: factBytes + bitmapBytes)
+        let cleared = factBytes + bitmapBytes
+        if cleared + measureBytes + valueBytes <= ScratchMemory.largestKept {
+            let taken = ScratchMemory.take(atLeast: cleared + measureBytes + valueBytes)
+            ScratchMemory.clear(taken.base, bytes: cleared)
             block = taken
             facts = taken.base.bindMemory(to: Fact.self, capacity: slots)
             filled = (taken.base + factBytes).bindMemory(to: UInt64.self, capacity: bitmapBytes / 8)
-            values = (taken.base + factBytes + bitmapBytes).bindMemory(to: Value.self, capacity: slots)
+            measures = (taken.base + cleared).bindMemory(to: Measure.self, capacity: slots)
+            values = (taken.base + cleared + measureBytes).bindMemory(to: Value.self, capacity: slots)
         } else {
-            let zeroed = ScratchMemory.zeroedAllocation(bytes: factBytes + bitmapBytes)
+            let zeroed = ScratchMemory.zeroedAllocation(bytes: cleared)
             block = nil
             facts = zeroed.bindMemory(to: Fact.self, capacity: slots)
             filled = (zeroed + factBytes).bindMemory(to: UInt64.self, capacity: bitmapBytes / 8)
+            measures = .allocate(capacity: slots)
             values = .allocate(capacity: slots)
         }
     }
@@ -194,6 +208,7 @@ extension GrowableBuffer where Element: BitwiseCopyable {
             ScratchMemory.give(block)
         } else {
             values.deallocate()
+            measures.deallocate()
             ScratchMemory.freeZeroed(UnsafeMutableRawPointer(facts))
         }
     }
@@ -202,19 +217,32 @@ extension GrowableBuffer where Element: BitwiseCopyable {
     @inlinable
     @_spi(ByteKit) public subscript(fact index: Int) -> Fact {
         @inline(__always) get {
-            precondition(index >= 0 && index < count, "object out of range")
+            precondition(UInt(bitPattern: index) < UInt(bitPattern: count), "object out of range")
             return facts[index]
         }
         @inline(__always) nonmutating set {
-            precondition(index >= 0 && index < count, "object out of range")
+            precondition(UInt(bitPattern: index) < UInt(bitPattern: count), "object out of range")
             facts[index] = newValue
+        }
+    }
+
+    /// Object `index`'s measure (meaningful once written).
+    @inlinable
+    @_spi(ByteKit) public subscript(measure index: Int) -> Measure {
+        @inline(__always) get {
+            precondition(UInt(bitPattern: index) < UInt(bitPattern: count), "object out of range")
+            return measures[index]
+        }
+        @inline(__always) nonmutating set {
+            precondition(UInt(bitPattern: index) < UInt(bitPattern: count), "object out of range")
+            measures[index] = newValue
         }
     }
 
     /// True when object `index`'s slot holds a value.
     @inlinable @inline(__always)
     @_spi(ByteKit) public func isFilled(_ index: Int) -> Bool {
-        precondition(index >= 0 && index < count, "object out of range")
+        precondition(UInt(bitPattern: index) < UInt(bitPattern: count), "object out of range")
         return filled[index &>> 6] & (1 &<< UInt64(index & 63)) != 0
     }
 

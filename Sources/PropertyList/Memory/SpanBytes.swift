@@ -4,6 +4,22 @@ import Glibc
 import Darwin
 #endif
 
+extension RawSpan {
+    /// The byte at `offset` (below `byteCount`).
+    @inlinable @inline(__always)
+    @_spi(ByteKit) public func byte(at offset: Int) -> UInt8 {
+        precondition(UInt(bitPattern: offset) < UInt(bitPattern: byteCount), "offset out of range")
+        return unsafe unsafeLoad(fromUncheckedByteOffset: offset, as: UInt8.self)
+    }
+
+    /// The eight bytes at `offset` as one little-endian word.
+    @inlinable @inline(__always)
+    @_spi(ByteKit) public func word(at offset: Int) -> UInt64 {
+        precondition(offset >= 0 && offset &+ 8 <= byteCount, "word out of range")
+        return UInt64(littleEndian: unsafe unsafeLoadUnaligned(fromUncheckedByteOffset: offset, as: UInt64.self))
+    }
+}
+
 // Reads of byte spans that the codecs' scanners and text decoders share:
 // checked word loads, searches, and strings.
 extension Span where Element == UInt8 {

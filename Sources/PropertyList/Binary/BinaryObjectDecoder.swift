@@ -1,0 +1,454 @@
+import FoundationEssentials
+
+/// The decoding state for one input: what is known about each object, and
+/// the decoded values, filled in one pass with an explicit stack.
+///
+/// The per-object tables are an ``ObjectTable`` sized by the object count the
+/// trailer declares, which the offset table bounds by the file's bytes: a
+/// fact per object (its shape and expanded size) and a slot for its value,
+/// filled only when the object is decoded (Specs/value-model.md, "Memory").
+/// Every index into them is an object number below the count, which
+/// `BinaryInput.reference(at:)` and the loops over `0..<objectCount` ensure,
+/// and which the table checks again.
+internal struct BinaryPropertyListDecoder: ~Copyable {
+    private let input: BinaryInput
+
+    /// What is known about each object, by index, kept apart from the values
+    /// so that checking a state never copies a value. Packed in eight bytes
+    /// (state: 2 bits, height: 10, nodes: 52); all zero is an unvisited object.
+    struct Shape {
+        /// `done` objects have their value in `values`; `doneUnstored` ones are
+        /// scalars without storage (integers, reals, booleans, dates, UIDs,
+        /// null), decoded again where they are reused (a few bytes, no
+        /// allocation), so that the common unshared one is never copied into
+        /// `values` and destroyed again.
+        enum State: UInt64 { case unvisited, inProgress, done, doneUnstored }
+        private var bits: UInt64 = 0
+
+        init(state: State, height: Int, nodes: Int) {
+            bits = state.rawValue | UInt64(height) << 2 | UInt64(nodes) << 12
+        }
+        var state: State {
+            get { State(rawValue: bits & 3)! }
+            set { bits = bits & ~3 | newValue.rawValue }
+        }
+        /// Container height (0 for scalars), once done; at most maxSupportedDepth.
+        var height: Int { Int(truncatingIfNeeded: bits >> 2 & 0x3FF) }
+        /// Nodes of the expanded tree the object stands for, once done.
+        var nodes: Int { Int(truncatingIfNeeded: bits >> 12) }
+    }
+    /// One shape (zero: unvisited), one expanded size at relative depth 0
+    /// (once done) and one value slot per object.
+    private let objects: ObjectTable<Shape, Int, PropertyListValue>
+    private var decodedCount = 0
+    /// The containers in progress, outermost first: an explicit stack, so that
+    /// no depth a caller allows can overflow the thread's stack
+    /// (Specs/architecture.md, "One stack policy"). Frames are initialised
+    /// in place when a container opens and moved out when it closes, never
+    /// copied (``GrowableBuffer``).
+    private var frames: GrowableBuffer<Frame>
+    /// Recently decoded dictionary keys (see `decodeKey`); allocated on first use.
+    private var recentKeys: [RecentKey] = []
+    private static let recentKeysSize = 256
+    private static let recentKeysMinimumObjects = 256
+    struct RecentKey {
+        var object: Int
+        var key: String
+        var hash: Int?
+    }
+
+    /// A decoded object: its value, and its expanded size at relative depth 0
+    /// (`base`), node count and container height, from which its size where it
+    /// is placed follows (``ExpandedSize``).
+    struct Decoded {
+        var value: PropertyListValue
+        var base: Int
+        var nodes: Int
+        var height: Int
+
+        /// What ``startLeaf(_:depth:)`` returns for a container still to open
+        /// (a sentinel rather than an optional: an optional of this struct is
+        /// handled through value witnesses, measured 5% of a decode).
+        static let container = Decoded(value: .bool(false), base: 0, nodes: 0, height: -1)
+        var isContainer: Bool { height < 0 }
+    }
+
+    /// Checks the header, trailer and offset table (Specs: "Trailer") and
+    /// prepares one slot per object.
+    init(_ bytes: ByteRegion, limits: PropertyListLimits) throws(PropertyListError) {
+        input = try BinaryInput(bytes, limits: limits)
+        objects = ObjectTable(count: input.objectCount)
+        // Containers nest at most maxDepth deep, and at most once per object (no cycles).
+        frames = GrowableBuffer(capacity: min(limits.maxDepth, input.objectCount) + 1)
+    }
+
+    /// Decodes the top object and checks that every object was used.
+    mutating func decodeDocument() throws(PropertyListError) -> PropertyListValue {
+        // unaccountedBytes: the first object starts right after the header.
+        let first = try input.objectOffset(0)
+        guard first == BinaryFormat.headerSize else {
+            throw PropertyListError(.unaccountedBytes, "first object starts at \(first), not right after the header", at: .byteOffset(BinaryFormat.headerSize))
+        }
+        let top = try decodeObject(input.topObject, depth: 0)
+        // Unreferenced objects are accepted, because CoreFoundation writes them
+        // (one object per repeated boolean, only the first referenced), but each
+        // is decoded and checked like any other, so every byte is still a valid object.
+        if decodedCount < input.objectCount {
+            for index in 0..<input.objectCount {
+                if objects[fact: index].state == .unvisited { _ = try decodeObject(index, depth: 0) }
+            }
+        }
+        return top.value
+    }
+
+    // MARK: Objects
+
+    /// A container being decoded: one per level of `frames`.
+    struct Frame {
+        /// The container's object number and byte offset.
+        let index: Int
+        let start: Int
+        /// The container depth it was entered at (1 for the top container).
+        let depth: Int
+        let isDictionary: Bool
+        let count: Int
+        /// The first member reference (arrays) or key reference (dictionaries).
+        let references: Int
+        /// The member being decoded.
+        var position = 0
+        var elements: [PropertyListValue] = []
+        var dictionary = PropertyListDictionary()
+        /// The key of the member being decoded (dictionaries).
+        var key = ""
+        var keyHash: Int?
+        /// The container measured at relative depth 0 so far: itself, then
+        /// each member one level down.
+        var base = ExpandedSize.node(depth: 0, payload: 0)
+        var nodes = 1
+        var height = 0
+
+        /// Makes room for the members (in place: a frame built with its
+        /// collections was copied into the stack, measured 3% of decoding).
+        @inline(__always)
+        mutating func reserveMembers() {
+            if isDictionary {
+                dictionary = PropertyListDictionary(minimumCapacity: count)
+            } else {
+                elements.reserveCapacity(count)
+            }
+        }
+
+        /// The key path component of the member being decoded.
+        var member: PropertyListKeyPath.Component { isDictionary ? .key(key) : .index(position) }
+
+        /// Where the reference of the member in progress is, the member
+        /// count, and whether this is a dictionary (and an indexed one).
+        @inline(__always)
+        func nextReference(referenceSize: Int) -> (slot: Int, count: Int, isDictionary: Bool, isIndexed: Bool) {
+            (references + position * referenceSize, count, isDictionary, isDictionary && dictionary.isIndexed)
+        }
+
+        /// The key of the member in progress.
+        @inline(__always)
+        mutating func setKey(_ key: String, hash: Int?) {
+            self.key = key
+            keyHash = hash
+        }
+
+        /// Adds a member's value, measured at relative depth 0 (`base`,
+        /// `nodes`, `height`), and checks the container's size so far.
+        @inline(__always)
+        mutating func add(_ value: consuming PropertyListValue, base: Int, nodes: Int, height: Int,
+                          input: BinaryInput) throws(PropertyListError) {
+            if isDictionary {
+                // duplicateKey: each key once (canonically equivalent spellings count as one).
+                guard dictionary.insertNew(value, forKey: key, hashValue: keyHash) else {
+                    let slot = references + position * input.referenceSize
+                    throw PropertyListError(.duplicateKey, "key \"\(key)\" appears more than once", at: .byteOffset(slot))
+                }
+                // The key and the value, each a node one level down.
+                self.base = ExpandedSize.add(self.base, ExpandedSize.node(depth: 1, payload: key.utf8.count))
+                self.nodes = ExpandedSize.add(self.nodes, 1 &+ nodes)
+            } else {
+                elements.append(value)
+                self.nodes = ExpandedSize.add(self.nodes, nodes)
+            }
+            self.base = ExpandedSize.add(self.base, ExpandedSize.placed(base: base, nodes: nodes, depth: 1))
+            self.height = max(self.height, height)
+            position += 1
+            try input.checkExpansion(base: self.base, nodes: self.nodes, depth: depth - 1, at: start)
+        }
+    }
+
+    /// Decodes object `index` found at container depth `depth` (0 for the top
+    /// object): its value, expanded size, node count and container height.
+    /// A shared object is decoded once and charged its expanded size again at
+    /// every place it is used. Containers in progress are kept in `frames`; an
+    /// error gets the key path from this object to where it happened.
+    private mutating func decodeObject(_ index: Int, depth: Int) throws(PropertyListError) -> Decoded {
+        let first = try startLeaf(index, depth: depth)
+        guard first.isContainer else { return first }
+        let bottom = frames.count
+        try open(index, depth: depth)
+        while true {
+            let top = frames.count - 1
+            if frames[top].position < frames[top].count {
+                // The next member: its key first (dictionaries), then its value.
+                // The container's own checks are located at the container, the
+                // member's at the member.
+                let child: Int
+                do { child = try nextMember(top) } catch { throw located(error, levels: top, from: bottom) }
+                // A scalar goes straight into the container.
+                let memberDepth = frames[top].depth
+                let scalar: Scalar
+                do { scalar = try scalarMember(child, depth: memberDepth) } catch { throw located(error, levels: top + 1, from: bottom) }
+                if !scalar.isContainer {
+                    do { try add(scalar.value, base: scalar.base, nodes: 1, height: 0, to: top) } catch { throw located(error, levels: top, from: bottom) }
+                    continue
+                }
+                let leaf: Decoded
+                do { leaf = try startLeaf(child, depth: memberDepth) } catch { throw located(error, levels: top + 1, from: bottom) }
+                if leaf.isContainer {
+                    do { try open(child, depth: memberDepth) } catch { throw located(error, levels: top + 1, from: bottom) }
+                } else {
+                    do { try addMember(leaf, to: top) } catch { throw located(error, levels: top, from: bottom) }
+                }
+            } else {
+                // The finished container is a member of its parent: its own
+                // checks are located at that member.
+                let decoded: Decoded
+                do { decoded = try finish(frames.removeLast()) } catch { throw located(error, levels: top, from: bottom) }
+                if top == bottom { return decoded }
+                do { try addMember(decoded, to: top - 1) } catch { throw located(error, levels: top - 1, from: bottom) }
+            }
+        }
+    }
+
+    /// `error` with the key path through the members in progress of the
+    /// frames from `bottom` up to (not including) `levels`.
+    private func located(_ error: PropertyListError, levels: Int, from bottom: Int) -> PropertyListError {
+        var error = error
+        var level = levels - 1
+        while level >= bottom {
+            error = error.inside(frames[level].member)
+            level -= 1
+        }
+        return error
+    }
+
+    /// Starts object `index` at container depth `depth`: a done object or a
+    /// scalar is finished at once; ``Decoded/container`` for a container to
+    /// ``open(_:depth:)``.
+    @inline(__always)
+    private mutating func startLeaf(_ index: Int, depth: Int) throws(PropertyListError) -> Decoded {
+        let shape = objects[fact: index]
+        switch shape.state {
+        case .done where shape.height > 0:
+            let offset = (try? input.objectOffset(index)) ?? 0
+            // depthLimitExceeded: a shared container reused deeper than where it was first decoded.
+            guard depth + shape.height <= input.limits.maxDepth else {
+                throw PropertyListError(.depthLimitExceeded, "containers nest deeper than \(input.limits.maxDepth)", at: .byteOffset(offset))
+            }
+            let size = objects[measure: index]
+            try input.checkExpansion(base: size, nodes: shape.nodes, depth: depth, at: offset)
+            return Decoded(value: objects[value: index], base: size, nodes: shape.nodes, height: shape.height)
+        case .inProgress:
+            throw PropertyListError(.cyclicReference, "object \(index) contains itself", at: .byteOffset((try? input.objectOffset(index)) ?? 0))
+        default:
+            let scalar = try scalarMember(index, depth: depth)
+            return scalar.isContainer ? .container : Decoded(value: scalar.value, base: scalar.base, nodes: 1, height: 0)
+        }
+    }
+
+    /// A scalar member and its expanded size at relative depth 0, or
+    /// ``Scalar/container`` for an object the general path handles (a
+    /// container, or an object in progress: a cycle).
+    struct Scalar {
+        var value: PropertyListValue
+        var base: Int
+        static let container = Scalar(value: .bool(false), base: -1)
+        var isContainer: Bool { base < 0 }
+    }
+
+    /// Object `index` met at container depth `depth`, when it is a scalar:
+    /// decoded and checked (expanded size where it is placed, then
+    /// `unaccountedBytes`, as ``complete(_:at:end:_:depth:)`` checks a
+    /// container), or taken again if done. A string or data value is kept in
+    /// `values` for its next use; any other scalar is not
+    /// (``Shape/State/doneUnstored``).
+    @inline(__always)
+    private mutating func scalarMember(_ index: Int, depth: Int) throws(PropertyListError) -> Scalar {
+        let shape = objects[fact: index]
+        switch shape.state {
+        case .done:
+            guard shape.height == 0 else { return .container }
+            let base = objects[measure: index]
+            try input.checkExpansion(base: base, nodes: 1, depth: depth, at: (try? input.objectOffset(index)) ?? 0)
+            return Scalar(value: objects[value: index], base: base)
+        case .doneUnstored:
+            let start = try input.objectOffset(index)
+            let (value, _) = try input.decodeScalar(at: start)
+            let base = ExpandedSize.node(depth: 0, payload: 0)
+            try input.checkExpansion(base: base, nodes: 1, depth: depth, at: start)
+            return Scalar(value: value, base: base)
+        case .inProgress:
+            return .container
+        case .unvisited:
+            break
+        }
+        let start = try input.objectOffset(index)
+        let kind = input.bytes[start] & 0xF0
+        guard kind != 0xA0 && kind != 0xD0 else { return .container }
+        objects[fact: index].state = .inProgress
+        let (value, end) = try input.decodeScalar(at: start)
+        let payload = value.payloadBytes
+        let base = ExpandedSize.node(depth: 0, payload: payload)
+        try input.checkExpansion(base: base, nodes: 1, depth: depth, at: start)
+        // unaccountedBytes: each object ends exactly where the next one (or the table) starts.
+        let nextStart = index + 1 < input.objectCount ? try input.objectOffset(index + 1) : input.tableOffset
+        guard end == nextStart else {
+            throw PropertyListError(.unaccountedBytes, end < nextStart
+                ? "\(nextStart - end) bytes after object \(index) belong to no object"
+                : "object \(index) overlaps the next object or is out of table order", at: .byteOffset(end))
+        }
+        decodedCount += 1
+        switch kind {
+        case BinaryFormat.Marker.asciiString, BinaryFormat.Marker.utf16String, BinaryFormat.Marker.data:
+            objects.fill(index, with: value)
+            objects[measure: index] = base
+            objects[fact: index] = Shape(state: .done, height: 0, nodes: 1)
+        default:
+            objects[fact: index].state = .doneUnstored
+        }
+        return Scalar(value: value, base: base)
+    }
+
+    /// Opens the unvisited container `index` at container depth `depth`: its
+    /// header checked, a frame for its members pushed onto `frames`.
+    private mutating func open(_ index: Int, depth: Int) throws(PropertyListError) {
+        objects[fact: index].state = .inProgress
+        let start = try input.objectOffset(index)
+        let isDictionary = input.bytes[start] & 0xF0 == 0xD0
+        try input.checkDepth(depth + 1, at: start)
+        let (count, references) = try input.readCount(at: start)
+        try input.checkCollectionCount(count, at: start)
+        try input.needReferences(count, at: references, for: start)
+        if isDictionary {
+            try input.needReferences(count, at: references + count * input.referenceSize, for: start)
+        }
+        frames.append(Frame(index: index, start: start, depth: depth + 1, isDictionary: isDictionary, count: count, references: references))
+        frames[frames.count - 1].reserveMembers()
+    }
+
+    /// Reads the reference of `frame`'s member in progress, and for a
+    /// dictionary decodes its key.
+    @inline(__always)
+    private mutating func nextMember(_ level: Int) throws(PropertyListError) -> Int {
+        let (slot, count, isDictionary, isIndexed) = frames[level].nextReference(referenceSize: input.referenceSize)
+        guard isDictionary else { return try input.reference(at: slot) }
+        let (key, hash) = try decodeKey(try input.reference(at: slot), hashed: isIndexed)
+        frames[level].setKey(key, hash: hash)
+        return try input.reference(at: slot + count * input.referenceSize)
+    }
+
+    /// Adds a decoded member to `frame` and checks the container's size so far.
+    @inline(__always)
+    private mutating func addMember(_ member: Decoded, to level: Int) throws(PropertyListError) {
+        try add(member.value, base: member.base, nodes: member.nodes, height: member.height, to: level)
+    }
+
+    /// Adds a member's value, measured at relative depth 0 (`base`, `nodes`,
+    /// `height`), to the frame at `level` and checks the container's size so far.
+    @inline(__always)
+    private mutating func add(_ value: consuming PropertyListValue, base: Int, nodes: Int, height: Int,
+                              to level: Int) throws(PropertyListError) {
+        try frames[level].add(value, base: base, nodes: nodes, height: height, input: input)
+    }
+
+    /// The value of a container whose members are all decoded, checked and
+    /// stored; its frame, popped, is consumed.
+    @inline(__always)
+    private mutating func finish(_ frame: consuming Frame) throws(PropertyListError) -> Decoded {
+        let width = frame.isDictionary ? 2 : 1
+        let end = frame.references + width * frame.count * input.referenceSize
+        let index = frame.index, start = frame.start, depth = frame.depth - 1
+        // The members are moved out of the frame, not copied.
+        let value: PropertyListValue = frame.isDictionary ? .dictionary(frame.dictionary) : .array(frame.elements)
+        let decoded = Decoded(value: value, base: frame.base, nodes: frame.nodes, height: frame.height + 1)
+        try complete(index, at: start, end: end, decoded, depth: depth)
+        return decoded
+    }
+
+    /// Checks a decoded object's size where it is placed and that it ends where
+    /// the next object starts, then stores it.
+    @inline(__always)
+    private mutating func complete(_ index: Int, at start: Int, end: Int, _ decoded: Decoded, depth: Int) throws(PropertyListError) {
+        try input.checkExpansion(base: decoded.base, nodes: decoded.nodes, depth: depth, at: start)
+        // unaccountedBytes: each object ends exactly where the next one (or the table) starts.
+        let nextStart = index + 1 < input.objectCount ? try input.objectOffset(index + 1) : input.tableOffset
+        guard end == nextStart else {
+            throw PropertyListError(.unaccountedBytes, end < nextStart
+                ? "\(nextStart - end) bytes after object \(index) belong to no object"
+                : "object \(index) overlaps the next object or is out of table order", at: .byteOffset(end))
+        }
+        objects.fill(index, with: decoded.value)
+        objects[measure: index] = decoded.base
+        objects[fact: index] = Shape(state: .done, height: decoded.height, nodes: decoded.nodes)
+        decodedCount += 1
+    }
+
+    /// Decodes object `index` as a dictionary key; with `hashed`, also
+    /// returns its `hashValue`.
+    ///
+    /// Keys already met are taken from `recentKeys`, a small direct-mapped cache
+    /// by object index: the dictionaries of a file share a few key objects
+    /// (Apple's writers store each distinct string once), so most keys are
+    /// decoded and hashed once per document instead of once per entry.
+    private mutating func decodeKey(_ index: Int, hashed: Bool) throws(PropertyListError) -> (String, hash: Int?) {
+        // The key is kept here as well as in `values`: reading it back from
+        // `values` (state check, enum copy) measured 15% slower on library.bplist.
+        let slot = index & (recentKeys.count &- 1)
+        if !recentKeys.isEmpty, recentKeys[slot].object == index {
+            guard hashed else { return (recentKeys[slot].key, nil) }
+            if let hash = recentKeys[slot].hash { return (recentKeys[slot].key, hash) }
+            let hash = recentKeys[slot].key.hashValue
+            recentKeys[slot].hash = hash
+            return (recentKeys[slot].key, hash)
+        }
+        let offset = try input.objectOffset(index)
+        let kind = input.bytes[offset] & 0xF0
+        // nonStringKey: keys are ASCII or UTF-16 strings.
+        guard kind == BinaryFormat.Marker.asciiString || kind == BinaryFormat.Marker.utf16String else {
+            throw PropertyListError(.nonStringKey, "dictionary key is not a string (marker 0x\(Hex.upper(input.bytes[offset])))", at: .byteOffset(offset))
+        }
+        // A key is a string object: decoded once, and checked like any other
+        // (a string is never in progress, and its size at depth 0 was checked
+        // when it was decoded).
+        let key: String
+        if objects[fact: index].state == .done {
+            guard case .string(let decoded) = objects[value: index] else { preconditionFailure("a string marker decoded to something else") }
+            key = decoded
+        } else {
+            let end: Int
+            (key, end) = try input.decodeString(at: offset)
+            let value = PropertyListValue.string(key)
+            objects[fact: index].state = .inProgress
+            try complete(index, at: offset, end: end,
+                         Decoded(value: value, base: ExpandedSize.node(depth: 0, payload: value.payloadBytes), nodes: 1, height: 0), depth: 0)
+            // A key met for the first time is not cached: only a key object
+            // that serves a second dictionary is (measured: caching every key
+            // cost 7% on settings.bplist, whose keys are all distinct).
+            return (key, hashed ? key.hashValue : nil)
+        }
+        let hash = hashed ? key.hashValue : nil
+        // Small documents are decoded without the cache: it would cost more to
+        // set up than the few repeated keys they can have save.
+        guard input.objectCount >= Self.recentKeysMinimumObjects else { return (key, hash) }
+        if recentKeys.isEmpty {
+            recentKeys = Array(repeating: RecentKey(object: -1, key: "", hash: nil), count: Self.recentKeysSize)
+        }
+        recentKeys[index & (Self.recentKeysSize - 1)] = RecentKey(object: index, key: key, hash: hash)
+        return (key, hash)
+    }
+
+}
