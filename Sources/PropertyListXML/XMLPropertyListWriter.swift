@@ -1,6 +1,5 @@
 public import FoundationEssentials
 @_spi(ByteKit) public import PropertyList
-internal import CLibXML2Bridge
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
