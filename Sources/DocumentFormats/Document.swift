@@ -108,23 +108,22 @@ public enum Document {
                                   over original: Reading? = nil) throws(PropertyListError) -> [UInt8] {
         switch format {
         case .binary:
-            var writer = BinaryPropertyListWriter(maxDepth: limits.maxDepth, maxExpandedBytes: limits.maxExpandedBytes)
+            var writer = BinaryPropertyListWriter(limits: WriterLimits(limits))
             writer.keyOrder = keyOrder
             return try writer.writeBytes(value)
         case .xml:
-            var writer = XMLPropertyListWriter(maxDepth: limits.maxDepth, maxExpandedBytes: limits.maxExpandedBytes)
+            var writer = XMLPropertyListWriter(limits: WriterLimits(limits))
             (writer.keyOrder, writer.compact) = (keyOrder, compact)
             return try writer.writeBytes(value)
         case .json:
-            var writer = PlainJSONWriter(maxExpandedBytes: limits.maxExpandedBytes, maxDepth: limits.maxDepth)
+            var writer = PlainJSONWriter(limits: WriterLimits(limits))
             (writer.keyOrder, writer.readable) = (keyOrder, readable)
             return Array(try writer.write(value))
         case .typedJSON:
-            return Array(TypedJSONWriter(pretty: true).write(value)) + [0x0A]
+            return Array(try TypedJSONWriter(pretty: true, limits: WriterLimits(limits)).write(value)) + [0x0A]
         case .openStep, .strings, .xcodeProject:
             let style: OpenStepWriter.Style = format == .openStep ? .propertyList : format == .strings ? .strings : .xcodeProject
-            var writer = OpenStepWriter(style: style,
-                                        maxDepth: limits.maxDepth, maxExpandedBytes: limits.maxExpandedBytes)
+            var writer = OpenStepWriter(style: style, limits: WriterLimits(limits))
             (writer.keyOrder, writer.projectName, writer.encoding) = (keyOrder, projectName, textEncoding)
             writer.recordedComments = original?.recordedComments ?? [:]
             if format == .strings, keyOrder == .insertion, case .dictionary(let dictionary) = value,

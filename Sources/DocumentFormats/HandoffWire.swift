@@ -37,13 +37,14 @@ public enum UserInfoWireForm: String, Sendable, Hashable, CaseIterable {
         MPUserInfoReader.hasMagic(bytes) ? .mp : .keyedArchive
     }
 
-    /// The userInfo's bytes in this form.
+    /// The userInfo's bytes in this form, no deeper or larger, expanded,
+    /// than a reader with `limits` reads (``WriterLimits``).
     ///
     /// - Throws: ``UserInfoError`` from the form's writer.
-    public func encode(_ userInfo: UserInfoDictionary) throws(UserInfoError) -> Data {
+    public func encode(_ userInfo: UserInfoDictionary, limits: PropertyListLimits = .default) throws(UserInfoError) -> Data {
         switch self {
-        case .mp: return try MPUserInfoWriter().write(userInfo)
-        case .keyedArchive: return try KeyedArchiveWriter().write(.dictionary(userInfo))
+        case .mp: return try MPUserInfoWriter(limits: WriterLimits(limits)).write(userInfo)
+        case .keyedArchive: return try KeyedArchiveWriter(limits: WriterLimits(limits)).write(.dictionary(userInfo))
         }
     }
 

@@ -30,6 +30,21 @@ public struct FuzzFinding: Error, Sendable, CustomStringConvertible {
     public var description: String { "\(entryPoint.rawValue): \(message)" }
 }
 
+/// Typed JSON of a decoded value: what a reader accepted within the default
+/// limits is written within them, or that is a finding.
+func typedJSON(_ value: PropertyListValue, pretty: Bool = false, _ entryPoint: FuzzEntryPoint) throws(FuzzFinding) -> Data {
+    do { return try TypedJSONWriter(pretty: pretty).write(value) } catch {
+        throw FuzzFinding(entryPoint: entryPoint, message: "typed JSON refused a decoded value: \(error)")
+    }
+}
+
+/// ``typedJSON(_:pretty:_:)-(PropertyListValue,_,_)`` for a userInfo value.
+func typedJSON(_ value: UserInfoValue, pretty: Bool = false, _ entryPoint: FuzzEntryPoint) throws(FuzzFinding) -> Data {
+    do { return try TypedJSONWriter(pretty: pretty).write(value) } catch {
+        throw FuzzFinding(entryPoint: entryPoint, message: "typed JSON refused a decoded value: \(error)")
+    }
+}
+
 /// The round-trip oracles shared by the fuzz targets (`Fuzz/`) and the
 /// regression replay in the unit tests, so both check exactly the same thing.
 /// See `Specs/fuzzing.md`.
@@ -334,9 +349,9 @@ struct PropertyListRoundTrip {
         }
 
         // Typed JSON carries every property-list value exactly, NaN payloads aside.
-        let json = TypedJSONWriter().write(value)
+        let json = try typedJSON(value, entryPoint)
         try checkOutput(json.count, "typed JSON")
-        try checkOutput(TypedJSONWriter(pretty: true).write(value).count, "pretty typed JSON")
+        try checkOutput(try typedJSON(value, pretty: true, entryPoint).count, "pretty typed JSON")
         try checkOutput(value.description.utf8.count, "printed tree")
         let fromJSON = try decode("typed JSON", json) { try TypedJSONReader().readPropertyList($0) }
         try expect(fromJSON == XMLImage.of(value, keepingDates: true), "typed JSON round trip changed the value")
@@ -406,11 +421,11 @@ struct UserInfoRoundTrip {
                 try expect(UserInfoXMLImage.nan(decoded.value) == expected, "\(profile) \(format) round trip changed the value")
             }
         }
-        let json = TypedJSONWriter().write(value)
+        let json = try typedJSON(value, entryPoint)
         if let expandedSize {
             let oracle = CostOracle(entryPoint: entryPoint)
             try oracle.checkOutput(json.count, "typed JSON", expandedSize: expandedSize)
-            try oracle.checkOutput(TypedJSONWriter(pretty: true).write(value).count, "pretty typed JSON", expandedSize: expandedSize)
+            try oracle.checkOutput(try typedJSON(value, pretty: true, entryPoint).count, "pretty typed JSON", expandedSize: expandedSize)
             try oracle.checkOutput(value.description.utf8.count, "printed tree", expandedSize: expandedSize)
         }
         do {

@@ -65,7 +65,7 @@ struct GraphAgreement {
             }
             let oracle = CostOracle(entryPoint: .keyedDecode)
             let size = try oracle.expandedSize(of: rendered, budget: budget)
-            try oracle.checkOutput(TypedJSONWriter(pretty: true).write(rendered).count, "graph typed JSON", expandedSize: size)
+            try oracle.checkOutput(try typedJSON(rendered, pretty: true, .keyedDecode).count, "graph typed JSON", expandedSize: size)
             try oracle.checkOutput(rendered.description.utf8.count, "printed graph", expandedSize: size)
         }
     }

@@ -142,7 +142,14 @@ public struct PayloadCodec: Sendable {
         if let versioning { outgoing.userInfo = versioning.stamp(outgoing.userInfo) }
         let translator = URLTranslator(policy: policy)
         outgoing.userInfo = try translator.outgoing(userInfo: outgoing.userInfo, from: layout)
-        let userInfoBytes = try Self.encodeUserInfo(outgoing.userInfo, as: userInfoForm)
+        let userInfoBytes = try Self.encodeUserInfo(outgoing.userInfo, as: userInfoForm, limits: limits)
+        // payloadLimits: what is sent is what this codec's own decode accepts
+        // (every bound of `limits`, not only the writer's depth and size).
+        do {
+            _ = try UserInfoWireForm.decode(userInfoBytes, limits: limits)
+        } catch {
+            throw PayloadError(encoding: error)
+        }
         let cost = try Self.cost(of: outgoing.userInfo, form: userInfoForm, budget: budget, perKeyPath: reportsCostPerKeyPath,
                                  total: userInfoBytes.count)
         try budget.check(cost.total)
@@ -152,9 +159,10 @@ public struct PayloadCodec: Sendable {
             webpageURL: outgoing.webpageURL?.relative, streamsEndpoint: outgoing.streamsEndpoint)
         do {
             let data = try ActivityContainerWriter(compression: compresses ? .apple : .never).write(.activity(record))
+            _ = try ActivityContainerReader(maxBytes: limits.maxInputBytes).read(data)
             return EncodedPayload(data: data, cost: cost)
         } catch {
-            throw PayloadError(error)
+            throw PayloadError(encoding: error)
         }
     }
 
@@ -201,11 +209,12 @@ public struct PayloadCodec: Sendable {
     }
 
     /// The userInfo's bytes in `form`.
-    static func encodeUserInfo(_ userInfo: UserInfoDictionary, as form: UserInfoWireForm) throws(PayloadError) -> Data {
+    static func encodeUserInfo(_ userInfo: UserInfoDictionary, as form: UserInfoWireForm,
+                               limits: PropertyListLimits = .default) throws(PayloadError) -> Data {
         do {
-            return try form.encode(userInfo)
+            return try form.encode(userInfo, limits: limits)
         } catch {
-            throw PayloadError(error)
+            throw PayloadError(encoding: error)
         }
     }
 

@@ -29,6 +29,20 @@ public struct PayloadError: CodecError {
         self.init(.malformedPayload, error.description, keyPath: error.keyPath, underlying: error)
     }
 
+    /// A userInfo the payload's own limits refuse while it is encoded: the
+    /// rule the writer or the read-back broke keeps its code
+    /// (``ErrorCode/stringLimitExceeded``, ``ErrorCode/depthLimitExceeded``, …).
+    public init(encoding error: UserInfoError) {
+        // A keyed archive's own property-list error names the rule underneath.
+        let code = error.code == .propertyList ? error.underlyingError?.code ?? error.code : error.code
+        self.init(code, error.description, keyPath: error.keyPath, underlying: error)
+    }
+
+    /// A container the payload's own limits refuse while it is encoded (its code kept).
+    public init(encoding error: ActivityContainerError) {
+        self.init(error.code, "container: \(error.description)", underlying: error)
+    }
+
     /// Wraps an error of the activity container (``ErrorCode/malformedPayload``).
     public init(_ error: ActivityContainerError) {
         self.init(.malformedPayload, "container: \(error.description)", underlying: error)

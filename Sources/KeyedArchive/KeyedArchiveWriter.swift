@@ -19,16 +19,13 @@ public import UserInfo
 /// let data = try KeyedArchiveWriter().write(["id": .uuid(UUID()), "page": 3])
 /// ```
 public struct KeyedArchiveWriter: Sendable {
-    /// Deepest nesting of containers written (the reader's default limit).
-    public var maxDepth: Int
-    /// The largest expanded size of the userInfo value written (Specs/value-model.md, "Expanded size").
-    public var maxExpandedBytes: Int
+    /// The bounds of what is written (``WriterLimits``): nothing deeper or
+    /// larger than a reader with the same limits reads.
+    public var limits: WriterLimits
 
     /// Creates a writer.
-    public init(maxDepth: Int = PropertyListLimits.default.maxDepth,
-                maxExpandedBytes: Int = PropertyListLimits.default.maxExpandedBytes) {
-        self.maxDepth = maxDepth
-        self.maxExpandedBytes = maxExpandedBytes
+    public init(limits: WriterLimits = .default) {
+        self.limits = limits
     }
 
     /// The archive as a property-list value, before serialisation.
@@ -50,11 +47,11 @@ public struct KeyedArchiveWriter: Sendable {
 
     private func archive(_ value: UserInfoValue, tracing: Bool) throws(UserInfoError) -> (archive: PropertyListValue, entries: [ArchivedEntry]) {
         do {
-            try PropertyListLimits(maxDepth: maxDepth, maxExpandedBytes: maxExpandedBytes).validate()
+            try limits.validate()
         } catch {
             throw UserInfoError(error)
         }
-        var builder = ArchiveBuilder(maxDepth: maxDepth, maxExpandedBytes: maxExpandedBytes)
+        var builder = ArchiveBuilder(maxDepth: limits.maxDepth, maxExpandedBytes: limits.maxExpandedBytes)
         if tracing { builder.trace = [] }
         let root = try builder.encode(value, depth: 0)
         let archive: PropertyListValue = .dictionary([

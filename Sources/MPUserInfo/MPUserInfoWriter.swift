@@ -13,16 +13,13 @@ public import UserInfo
 /// let bytes = try MPUserInfoWriter().writeBytes(["page": 3, "id": .uuid(id)])
 /// ```
 public struct MPUserInfoWriter: Sendable {
-    /// Deepest nesting written (maps, arrays, sets and URL bases count one level each).
-    public var maxDepth: Int
-    /// The largest expanded size written (Specs/value-model.md, "Expanded size").
-    public var maxExpandedBytes: Int
+    /// The bounds of what is written (``WriterLimits``): nothing deeper or
+    /// larger than a reader with the same limits reads.
+    public var limits: WriterLimits
 
     /// Creates a writer.
-    public init(maxDepth: Int = PropertyListLimits.default.maxDepth,
-                maxExpandedBytes: Int = PropertyListLimits.default.maxExpandedBytes) {
-        self.maxDepth = maxDepth
-        self.maxExpandedBytes = maxExpandedBytes
+    public init(limits: WriterLimits = .default) {
+        self.limits = limits
     }
 
     /// The MP bytes of a userInfo.
@@ -35,11 +32,11 @@ public struct MPUserInfoWriter: Sendable {
     ///   with the key path of the value.
     public func writeBytes(_ userInfo: UserInfoDictionary) throws(UserInfoError) -> [UInt8] {
         do {
-            try PropertyListLimits(maxDepth: maxDepth, maxExpandedBytes: maxExpandedBytes).validate()
+            try limits.validate()
         } catch {
             throw UserInfoError(.invalidLimits, error.reason)
         }
-        var encoder = MPEncoder(maxDepth: maxDepth, meter: ExpansionMeter(limit: maxExpandedBytes))
+        var encoder = MPEncoder(maxDepth: limits.maxDepth, meter: ExpansionMeter(limit: limits.maxExpandedBytes))
         for byte in MPUserInfoReader.header { encoder.sink.append(byte) }
         try encoder.encode(.dictionary(userInfo), depth: 0)
         return encoder.sink.takeBytes()
@@ -51,7 +48,7 @@ public struct MPUserInfoWriter: Sendable {
     }
 }
 
-/// Appends values to the output; recursion is bounded by `maxDepth`
+/// Appends values to the output; recursion is bounded by `limits.maxDepth`
 /// (Specs/architecture.md, "One stack policy": writers recurse within 512).
 private struct MPEncoder: ~Copyable {
     var sink = ByteSink(capacity: 256)

@@ -173,7 +173,7 @@ public struct StringKeyedDictionary<Value: Hashable & Sendable>: Sendable {
 
     /// Probes the index for `key`: its entry's position, or the empty bucket
     /// where it would go.
-    @inlinable internal func find(_ key: String, hashValue hash: Int) -> (position: Int?, bucket: Int) {
+    @inlinable @inline(__always) internal func find(_ key: String, hashValue hash: Int) -> (position: Int?, bucket: Int) {
         let keys = storedKeys.span
         return index.probe(hash: hash) { keys[$0] == key }
     }

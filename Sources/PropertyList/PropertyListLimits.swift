@@ -115,6 +115,40 @@ public struct PropertyListLimits: Sendable, Hashable {
     }
 }
 
+/// The bounds every writer keeps (Specs/value-model.md, "Writer limits"):
+/// nothing deeper and nothing larger, expanded, than a reader with the same
+/// ``PropertyListLimits`` reads, so that what is written reads back. One
+/// value for every writer: binary, XML, OpenStep, plain and typed JSON, MP,
+/// keyed archives.
+public struct WriterLimits: Sendable, Hashable {
+    /// Deepest nesting written (``ErrorCode/depthLimitExceeded``).
+    public var maxDepth: Int
+    /// The largest expanded size written (``ErrorCode/expansionLimitExceeded``).
+    public var maxExpandedBytes: Int
+
+    /// Limits with the given bounds (the reader's defaults unless given).
+    public init(maxDepth: Int = PropertyListLimits.default.maxDepth,
+                maxExpandedBytes: Int = PropertyListLimits.default.maxExpandedBytes) {
+        self.maxDepth = maxDepth
+        self.maxExpandedBytes = maxExpandedBytes
+    }
+
+    /// The writer's side of a reader's limits: what `limits` lets a reader read.
+    public init(_ limits: PropertyListLimits) {
+        self.init(maxDepth: limits.maxDepth, maxExpandedBytes: limits.maxExpandedBytes)
+    }
+
+    /// The default reader's bounds.
+    public static let `default` = WriterLimits()
+
+    /// Checks that the bounds can be honoured, as ``PropertyListLimits/validate()`` does.
+    ///
+    /// - Throws: ``PropertyListError`` ``ErrorCode/invalidLimits``.
+    public func validate() throws(PropertyListError) {
+        try PropertyListLimits(maxDepth: maxDepth, maxExpandedBytes: maxExpandedBytes).validate()
+    }
+}
+
 /// The expanded size of values (Specs/value-model.md, "Expanded size"): every
 /// node of the fully expanded tree counts 8 + its container depth + its payload
 /// (string, key and URL bytes in UTF-8, data bytes, 16 for a UUID).

@@ -28,10 +28,9 @@ public struct OpenStepWriter: Sendable {
     public var style: Style
     /// The order of dictionary keys (``KeyOrder/sorted`` by default).
     public var keyOrder: KeyOrder = .sorted
-    /// Deepest nesting written.
-    public var maxDepth: Int
-    /// The largest expanded size written (Specs/value-model.md, "Expanded size").
-    public var maxExpandedBytes: Int
+    /// The bounds of what is written (``WriterLimits``): nothing deeper or
+    /// larger than a reader with the same limits reads.
+    public var limits: WriterLimits
     /// ``Style/xcodeProject``: the name of the `.xcodeproj` the project file is
     /// in (`Planner` for `Planner.xcodeproj/project.pbxproj`). Xcode writes it in
     /// the comment of the project's configuration list, and the file holds it
@@ -49,11 +48,9 @@ public struct OpenStepWriter: Sendable {
     public var encoding: TextEncoding = .utf8
 
     /// Creates a writer.
-    public init(style: Style = .propertyList, maxDepth: Int = PropertyListLimits.default.maxDepth,
-                maxExpandedBytes: Int = PropertyListLimits.default.maxExpandedBytes) {
+    public init(style: Style = .propertyList, limits: WriterLimits = .default) {
+        self.limits = limits
         self.style = style
-        self.maxDepth = maxDepth
-        self.maxExpandedBytes = maxExpandedBytes
     }
 
     /// The text of `value` in ``encoding``, ending in a newline.
@@ -68,8 +65,8 @@ public struct OpenStepWriter: Sendable {
 
     /// The text of `value` in ``encoding``, ending in a newline (see ``write(_:)``).
     public func writeBytes(_ value: PropertyListValue) throws(PropertyListError) -> [UInt8] {
-        try PropertyListLimits(maxDepth: maxDepth, maxExpandedBytes: maxExpandedBytes).validate()
-        var meter = ExpansionMeter(limit: maxExpandedBytes)
+        try limits.validate()
+        var meter = ExpansionMeter(limit: limits.maxExpandedBytes)
         var out = ""
         switch style {
         case .propertyList:
@@ -84,7 +81,7 @@ public struct OpenStepWriter: Sendable {
             guard let layout = XcodeProjectLayout(value, projectName: projectName, recordedComments: recordedComments) else {
                 throw PropertyListError(.unrepresentableValue, "not an Xcode project: a dictionary with objects (each with an isa) and a rootObject")
             }
-            out = try layout.write(maxDepth: maxDepth, meter: &meter)
+            out = try layout.write(maxDepth: limits.maxDepth, meter: &meter)
         case .strings:
             // unrepresentableValue: a .strings file is a dictionary of strings.
             guard case .dictionary(let dictionary) = value else {
@@ -130,7 +127,7 @@ public struct OpenStepWriter: Sendable {
         case .uid, .null:
             throw PropertyListError(.unrepresentableValue, "OpenStep has no form for a \(value.typeName)")
         case .array(let elements):
-            guard depth < maxDepth else { throw PropertyListError(.depthLimitExceeded, "containers nest deeper than \(maxDepth)") }
+            guard depth < limits.maxDepth else { throw PropertyListError(.depthLimitExceeded, "containers nest deeper than \(limits.maxDepth)") }
             out += "(\n"
             for (position, element) in elements.enumerated() {
                 out += String(repeating: "\t", count: depth + 1)
@@ -139,7 +136,7 @@ public struct OpenStepWriter: Sendable {
             }
             out += String(repeating: "\t", count: depth) + ")"
         case .dictionary(let dictionary):
-            guard depth < maxDepth else { throw PropertyListError(.depthLimitExceeded, "containers nest deeper than \(maxDepth)") }
+            guard depth < limits.maxDepth else { throw PropertyListError(.depthLimitExceeded, "containers nest deeper than \(limits.maxDepth)") }
             out += "{\n"
             for position in dictionary.writerOrder(keyOrder) {
                 let (key, member) = dictionary[position]

@@ -32,7 +32,7 @@ extension OpenStepWriter {
         // The shared keys keep their order, or this is no edit of that text.
         let kept = dictionary.keys.filter { layout.original[$0] != nil }
         guard kept.elementsEqual(layout.original.keys.filter { dictionary[$0] != nil }) else { return nil }
-        var meter = ExpansionMeter(limit: maxExpandedBytes)
+        var meter = ExpansionMeter(limit: limits.maxExpandedBytes)
         try meter.charge(depth: 0, payload: layout.scalars.count)
         let scalars = layout.scalars
         // An array, not a String.UnicodeScalarView: appending to the view copies it

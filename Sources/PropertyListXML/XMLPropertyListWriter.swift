@@ -18,20 +18,17 @@ import Darwin
 /// A carriage return is written as `&#13;`, which every parser reads back
 /// as itself. See `Specs/xml-plist.md`, "Writer".
 public struct XMLPropertyListWriter: Sendable {
-    /// Deepest container nesting written (the reader's default limit).
-    public var maxDepth: Int
-    /// The largest expanded size written (Specs/value-model.md, "Expanded size").
-    public var maxExpandedBytes: Int
+    /// The bounds of what is written (``WriterLimits``): nothing deeper or
+    /// larger than a reader with the same limits reads.
+    public var limits: WriterLimits
     /// The order of dictionary keys (``KeyOrder/sorted``, as Apple writes them, by default).
     public var keyOrder: KeyOrder = .sorted
     /// Compact output: the header lines, then the body with no indentation or
     /// line breaks between elements (data on one line). Apple's layout otherwise.
     public var compact = false
 
-    public init(maxDepth: Int = PropertyListLimits.default.maxDepth,
-                maxExpandedBytes: Int = PropertyListLimits.default.maxExpandedBytes) {
-        self.maxDepth = maxDepth
-        self.maxExpandedBytes = maxExpandedBytes
+    public init(limits: WriterLimits = .default) {
+        self.limits = limits
     }
 
     /// Encodes `value` as an XML property list.
@@ -41,11 +38,11 @@ public struct XMLPropertyListWriter: Sendable {
 
     /// Encodes `value` as an XML property list into bytes.
     public func writeBytes(_ value: PropertyListValue) throws(PropertyListError) -> [UInt8] {
-        try PropertyListLimits(maxDepth: maxDepth, maxExpandedBytes: maxExpandedBytes).validate()
-        var meter = ExpansionMeter(limit: maxExpandedBytes)
+        try limits.validate()
+        var meter = ExpansionMeter(limit: limits.maxExpandedBytes)
         var out = ByteSink(capacity: 4096)
         out.append(XMLLayout.header)
-        try XMLLayout.append(value, indent: 0, depth: 0, maxDepth: maxDepth, keyOrder: keyOrder, compact: compact, meter: &meter, to: &out)
+        try XMLLayout.append(value, indent: 0, depth: 0, maxDepth: limits.maxDepth, keyOrder: keyOrder, compact: compact, meter: &meter, to: &out)
         if compact { out.append(0x0A) }
         out.append(XMLLayout.footer)
         return out.takeBytes()

@@ -11,11 +11,10 @@ public import PropertyList
 /// (integers in decimal, reals in the shortest form that reads back equal).
 /// See `Specs/plain-json.md`.
 public struct PlainJSONWriter: Sendable {
-    /// The largest expanded size written (Specs/value-model.md, "Expanded size").
-    public var maxExpandedBytes: Int
-    /// Deepest nesting written: no deeper than ``PlainJSONReader`` reads with the
-    /// same limit, so that what is written reads back (``ErrorCode/depthLimitExceeded``).
-    public var maxDepth: Int
+    /// The bounds of what is written (``WriterLimits``): no deeper or larger
+    /// than ``PlainJSONReader`` reads with the same limits, so that what is
+    /// written reads back (``ErrorCode/depthLimitExceeded``).
+    public var limits: WriterLimits
     /// The order of object keys (``KeyOrder/sorted`` by default).
     public var keyOrder: KeyOrder = .sorted
     /// Human-readable output (`plutil -r`): two-space indents, `"key" : value`,
@@ -23,15 +22,14 @@ public struct PlainJSONWriter: Sendable {
     public var readable = false
 
     /// Creates a writer.
-    public init(maxExpandedBytes: Int = PropertyListLimits.default.maxExpandedBytes, maxDepth: Int = PropertyListLimits.default.maxDepth) {
-        self.maxExpandedBytes = maxExpandedBytes
-        self.maxDepth = maxDepth
+    public init(limits: WriterLimits = .default) {
+        self.limits = limits
     }
 
     /// Encodes `value` as UTF-8 JSON text.
     public func write(_ value: PropertyListValue) throws(PropertyListError) -> Data {
-        try PropertyListLimits(maxDepth: maxDepth, maxExpandedBytes: maxExpandedBytes).validate()
-        var meter = ExpansionMeter(limit: maxExpandedBytes)
+        try limits.validate()
+        var meter = ExpansionMeter(limit: limits.maxExpandedBytes)
         var out = ""
         try append(value, depth: 0, meter: &meter, to: &out)
         if readable { out += "\n" }
@@ -54,7 +52,7 @@ public struct PlainJSONWriter: Sendable {
             throw PropertyListError(.unrepresentableValue, "JSON cannot represent a \(value.typeName) value")
         case .array(let elements):
             // depthLimitExceeded: never deeper than the reader reads.
-            guard depth < maxDepth else { throw PropertyListError(.depthLimitExceeded, "containers nest deeper than \(maxDepth)") }
+            guard depth < limits.maxDepth else { throw PropertyListError(.depthLimitExceeded, "containers nest deeper than \(limits.maxDepth)") }
             out += "["
             for (position, element) in elements.enumerated() {
                 if position > 0 { out += "," }
@@ -64,7 +62,7 @@ public struct PlainJSONWriter: Sendable {
             if !elements.isEmpty { newline(depth, &out) }
             out += "]"
         case .dictionary(let dictionary):
-            guard depth < maxDepth else { throw PropertyListError(.depthLimitExceeded, "containers nest deeper than \(maxDepth)") }
+            guard depth < limits.maxDepth else { throw PropertyListError(.depthLimitExceeded, "containers nest deeper than \(limits.maxDepth)") }
             out += "{"
             for (position, entry) in dictionary.writerOrder(keyOrder).enumerated() {
                 let (key, member) = dictionary[entry]

@@ -15,48 +15,107 @@ public import UserInfo
 public struct TypedJSONWriter: Sendable {
     /// Indent nested values (two spaces per level) instead of writing one line.
     public var pretty: Bool
+    /// The bounds of what is written (``WriterLimits``): nothing deeper or
+    /// larger, expanded, than a reader with the same limits reads.
+    public var limits: WriterLimits
 
     /// Creates a writer.
-    public init(pretty: Bool = false) { self.pretty = pretty }
+    public init(pretty: Bool = false, limits: WriterLimits = .default) {
+        self.pretty = pretty
+        self.limits = limits
+    }
 
     /// The typed JSON of a userInfo value, as UTF-8.
-    public func write(_ value: UserInfoValue) -> Data {
-        var emitter = TypedJSONEmitter(pretty: pretty)
+    ///
+    /// - Throws: ``PropertyListError``: ``ErrorCode/depthLimitExceeded`` or
+    ///   ``ErrorCode/expansionLimitExceeded`` with the key path, or
+    ///   ``ErrorCode/invalidLimits``.
+    public func write(_ value: UserInfoValue) throws(PropertyListError) -> Data {
+        try limits.validate()
+        var emitter = TypedJSONEmitter(pretty: pretty, limits: limits)
         emitter.emit(value, indent: 0)
+        if let failure = emitter.failure { throw failure }
         return Data(emitter.text.utf8)
     }
 
     /// The typed JSON of a property-list value (UIDs as `uid`, the binary null as `null`).
-    public func write(_ value: PropertyListValue) -> Data {
-        var emitter = TypedJSONEmitter(pretty: pretty)
+    ///
+    /// - Throws: as ``write(_:)-(UserInfoValue)``.
+    public func write(_ value: PropertyListValue) throws(PropertyListError) -> Data {
+        try limits.validate()
+        var emitter = TypedJSONEmitter(pretty: pretty, limits: limits)
         emitter.emit(value, indent: 0)
+        if let failure = emitter.failure { throw failure }
         return Data(emitter.text.utf8)
     }
 
-    /// The compact typed JSON text of a userInfo value.
+    /// The compact typed JSON text of a userInfo value, for messages and
+    /// tests: bounded by the deepest nesting any reader supports, past which
+    /// the text says so instead of going deeper.
     public static func text(_ value: UserInfoValue) -> String {
-        var emitter = TypedJSONEmitter(pretty: false)
+        var emitter = TypedJSONEmitter(pretty: false, limits: WriterLimits(maxDepth: PropertyListLimits.maxSupportedDepth, maxExpandedBytes: .max))
         emitter.emit(value, indent: 0)
+        if let failure = emitter.failure { return "<\(failure.reason)>" }
         return emitter.text
     }
 }
 
+/// Writes typed JSON into `text`, depth first. The first limit passed is kept
+/// in `failure`, with its key path, and nothing more is written.
 struct TypedJSONEmitter {
     let pretty: Bool
+    let limits: WriterLimits
     var text = ""
+    var failure: PropertyListError?
+    private var meter: ExpansionMeter
+    /// The key path of the value being written.
+    private var path: [PropertyListKeyPath.Component] = []
+
+    init(pretty: Bool, limits: WriterLimits) {
+        self.pretty = pretty
+        self.limits = limits
+        meter = ExpansionMeter(limit: limits.maxExpandedBytes)
+    }
+
+    /// Charges one node; false (and `failure` set) when a limit is passed or was before.
+    private mutating func enter(payload: Int, container: Bool) -> Bool {
+        guard failure == nil else { return false }
+        do throws(PropertyListError) {
+            try meter.charge(depth: path.count, payload: payload)
+            // depthLimitExceeded: never deeper than the reader reads.
+            if container, path.count >= limits.maxDepth {
+                throw PropertyListError(.depthLimitExceeded, "containers nest deeper than \(limits.maxDepth)")
+            }
+        } catch {
+            var located = error
+            located.keyPath = PropertyListKeyPath(path)
+            failure = located
+            return false
+        }
+        return true
+    }
 
     mutating func emit(_ value: UserInfoValue, indent: Int) {
         if let scalar = value.propertyListScalar { return emit(scalar, indent: indent) }
         switch value {
-        case .null: text += #"{"type":"null"}"#
-        case .uuid(let uuid): scalar("uuid") { $0 += "\"\(uuid.uuidString.uppercased())\"" }
-        case .url(let url): emitURL(url)
+        case .null:
+            guard enter(payload: 0, container: false) else { return }
+            text += #"{"type":"null"}"#
+        case .uuid(let uuid):
+            guard enter(payload: 16, container: false) else { return }
+            scalar("uuid") { $0 += "\"\(uuid.uuidString.uppercased())\"" }
+        case .url(let url):
+            guard enter(payload: url.relative.utf8.count, container: false) else { return }
+            emitURL(url)
         case .array(let elements):
+            guard enter(payload: 0, container: true) else { return }
             list("array", elements.count, indent: indent) { emitter, position, inner in emitter.emit(elements[position], indent: inner) }
         case .set(let set):
+            guard enter(payload: 0, container: true) else { return }
             let members = set.canonicalMembers
             list("set", members.count, indent: indent) { emitter, position, inner in emitter.emit(members[position], indent: inner) }
         case .dictionary(let dictionary):
+            guard enter(payload: 0, container: true) else { return }
             let keys = dictionary.sortedKeys
             object(keys, indent: indent) { emitter, key, inner in emitter.emit(dictionary[key]!, indent: inner) }
         case .string, .number, .data, .date: preconditionFailure("a property-list scalar")
@@ -64,6 +123,12 @@ struct TypedJSONEmitter {
     }
 
     mutating func emit(_ value: PropertyListValue, indent: Int) {
+        let isContainer: Bool
+        switch value {
+        case .array, .dictionary: isContainer = true
+        default: isContainer = false
+        }
+        guard enter(payload: value.payloadBytes, container: isContainer) else { return }
         switch value {
         case .string(let string): scalar("string") { JSONText.appendQuoted(string, to: &$0) }
         case .integer(let integer): scalar("integer") { $0 += "\"\(integer)\"" }
@@ -98,9 +163,12 @@ struct TypedJSONEmitter {
     private mutating func list(_ type: String, _ count: Int, indent: Int, _ element: (inout TypedJSONEmitter, Int, Int) -> Void) {
         text += #"{"type":""# + type + #"","value":["#
         for position in 0..<count {
+            guard failure == nil else { return }
             if position > 0 { text += "," }
             newline(indent + 1)
+            path.append(.index(position))
             element(&self, position, indent + 1)
+            path.removeLast()
         }
         if count > 0 { newline(indent) }
         text += "]}"
@@ -109,11 +177,15 @@ struct TypedJSONEmitter {
     private mutating func object(_ keys: [String], indent: Int, _ member: (inout TypedJSONEmitter, String, Int) -> Void) {
         text += #"{"type":"dict","value":{"#
         for (position, key) in keys.enumerated() {
+            guard failure == nil else { return }
             if position > 0 { text += "," }
             newline(indent + 1)
             JSONText.appendQuoted(key, to: &text)
             text += pretty ? ": " : ":"
+            path.append(.key(key))
+            guard enter(payload: key.utf8.count, container: false) else { return }
             member(&self, key, indent + 1)
+            path.removeLast()
         }
         if !keys.isEmpty { newline(indent) }
         text += "}}"

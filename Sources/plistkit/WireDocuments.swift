@@ -20,15 +20,15 @@ enum WireDocuments {
         switch WireFormat.detect(bytes) {
         case nil: return nil
         case .mpUserInfo:
-            return Array(TypedJSONWriter(pretty: true).write(.dictionary(try userInfo(mp: bytes)))) + [0x0A]
+            return Array(try TypedJSONWriter(pretty: true).write(.dictionary(try userInfo(mp: bytes)))) + [0x0A]
         case .activityContainer:
             let (container, _) = try ActivityContainerReader(maxBytes: maxContainerBytes).inspect(Data(bytes))
             switch container {
             case .activity(let record):
                 let envelope = try payload(record).envelope
-                return Array(TypedJSONWriter(pretty: true).write(envelope)) + [0x0A]
+                return Array(try TypedJSONWriter(pretty: true).write(envelope)) + [0x0A]
             case .errorPacket(let archive):
-                return Array(TypedJSONWriter(pretty: true).write(UserInfoValue.dictionary(["errorPacket": .data(archive)]))) + [0x0A]
+                return Array(try TypedJSONWriter(pretty: true).write(UserInfoValue.dictionary(["errorPacket": .data(archive)]))) + [0x0A]
             }
         }
     }

@@ -45,7 +45,7 @@ struct DateRangeTests {
         top["$objects"] = .array(objects)
         #expect(throws: UserInfoError(.invalidDate, "")) { try KeyedArchiveReader().unarchive(.dictionary(top)) }
         // The typed-JSON writer spells it so that its reader refuses it.
-        let json = TypedJSONWriter().write(date)
+        let json = try TypedJSONWriter().write(date)
         #expect(throws: UserInfoError(.invalidDate, "")) { try TypedJSONReader().readUserInfo(json) }
     }
 
@@ -62,6 +62,6 @@ struct DateRangeTests {
         for format in [PropertyListFormat.binary, .xml] {
             #expect(try UserInfoCodec().decode(UserInfoCodec().encode(value, format: format)) == value)
         }
-        #expect(try TypedJSONReader().readUserInfo(TypedJSONWriter().write(value)) == value)
+        #expect(try TypedJSONReader().readUserInfo(try TypedJSONWriter().write(value)) == value)
     }
 }

@@ -52,8 +52,8 @@ struct StackPolicyTests {
     @Test("binary and XML property lists, and the format layer's read(any:)")
     func propertyLists() throws {
         let plist = Self.deepPlist
-        let binary = try BinaryPropertyListWriter(maxDepth: Self.depth).writeBytes(plist)
-        let xml = try XMLPropertyListWriter(maxDepth: Self.depth).writeBytes(plist)
+        let binary = try BinaryPropertyListWriter(limits: WriterLimits(maxDepth: Self.depth)).writeBytes(plist)
+        let xml = try XMLPropertyListWriter(limits: WriterLimits(maxDepth: Self.depth)).writeBytes(plist)
         // Only the reading runs on the small stack: comparing two values recurses
         // (Equatable on the value model), so it runs on the test's own thread.
         let results = Self.onSmallStack { () -> [PropertyListValue?] in
@@ -81,8 +81,8 @@ struct StackPolicyTests {
     func userInfo() throws {
         let value = Self.deepUserInfo
         let archive = try KeyedArchiveWriter().write(value)
-        let json = TypedJSONWriter().write(value)
-        let plistJSON = TypedJSONWriter().write(Self.deepPlist)
+        let json = try TypedJSONWriter().write(value)
+        let plistJSON = try TypedJSONWriter().write(Self.deepPlist)
         let results = Self.onSmallStack { () -> (UserInfoValue?, UserInfoValue?, PropertyListValue?) in
             (
                 try? KeyedArchiveReader(limits: Self.limits).read(archive),

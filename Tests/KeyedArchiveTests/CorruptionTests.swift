@@ -72,13 +72,13 @@ struct CorruptionTests {
     @Test("every single-byte change to typed JSON is refused or reads consistently")
     func typedJSONBytes() async {
         await propertyCheck(count: 40, input: UserInfoGenerator(maxDepth: 3, maxWidth: 3).generator) { value in
-            var bytes = [UInt8](TypedJSONWriter().write(value))
+            var bytes = [UInt8](try TypedJSONWriter().write(value))
             for position in bytes.indices where position % 3 == 0 {
                 let original = bytes[position]
                 for replacement: UInt8 in [0x22, 0x5C, 0x7B, 0x30, 0x00, 0xC3] where replacement != original {
                     bytes[position] = replacement
                     if let read = try? TypedJSONReader().readUserInfo(Data(bytes)) {
-                        let again = try TypedJSONReader().readUserInfo(TypedJSONWriter().write(read))
+                        let again = try TypedJSONReader().readUserInfo(try TypedJSONWriter().write(read))
                         #expect(again == read || read.hasNaN)
                     }
                 }

@@ -231,7 +231,7 @@ struct MPUserInfoTests {
         for _ in 0..<511 { value = [value] }
         let bytes = try MPUserInfoWriter().writeBytes(["k": value])
         #expect(try MPUserInfoReader().read(bytes) == ["k": value])
-        #expect(throws: UserInfoError(.depthLimitExceeded, "")) { try MPUserInfoWriter(maxDepth: 100).writeBytes(["k": value]) }
+        #expect(throws: UserInfoError(.depthLimitExceeded, "")) { try MPUserInfoWriter(limits: WriterLimits(maxDepth: 100)).writeBytes(["k": value]) }
         #expect(throws: UserInfoError(.invalidDate, "")) { try MPUserInfoWriter().writeBytes(["k": .date(Date(timeIntervalSinceReferenceDate: .infinity))]) }
     }
 }

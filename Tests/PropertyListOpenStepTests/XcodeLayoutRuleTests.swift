@@ -294,15 +294,15 @@ struct XcodeLayoutRuleTests {
         var objects: PropertyListDictionary = ["T": ["isa": "PBXNativeTarget", "name": .string(name)]]
         for index in 0..<200 { objects["R\(index)"] = ["isa": "PBXTargetDependency", "target": "T"] }
         let value: PropertyListValue = ["objects": .dictionary(objects), "rootObject": "T"]
-        var writer = OpenStepWriter(style: .xcodeProject, maxExpandedBytes: 1_000_000)
+        var writer = OpenStepWriter(style: .xcodeProject, limits: WriterLimits(maxExpandedBytes: 1_000_000))
         #expect(throws: PropertyListError(.expansionLimitExceeded, "")) { try writer.write(value) }
-        writer.maxExpandedBytes = 4_000_000
+        writer.limits.maxExpandedBytes = 4_000_000
         #expect(try writer.write(value).count > 2_000_000)
         // Nesting is bounded too.
         var deep: PropertyListValue = "x"
         for _ in 0..<40 { deep = .array([deep]) }
         let nested: PropertyListValue = ["objects": ["A": ["isa": "PBXGroup", "children": deep]], "rootObject": "A"]
-        #expect(throws: PropertyListError(.depthLimitExceeded, "")) { try OpenStepWriter(style: .xcodeProject, maxDepth: 20).write(nested) }
+        #expect(throws: PropertyListError(.depthLimitExceeded, "")) { try OpenStepWriter(style: .xcodeProject, limits: WriterLimits(maxDepth: 20)).write(nested) }
         #expect(throws: PropertyListError(.unrepresentableValue, "")) {
             var utf16 = OpenStepWriter(style: .xcodeProject)
             utf16.encoding = .utf16LittleEndian

@@ -98,20 +98,20 @@ struct LimitValidationTests {
         }
         for depth in [PropertyListLimits.maxSupportedDepth + 1, 1 << 20, Int.max] {
             #expect(binaryError(Self.document, limits: PropertyListLimits(maxDepth: depth))?.code == .invalidLimits)
-            #expect(throws: PropertyListError(.invalidLimits, "")) { try BinaryPropertyListWriter(maxDepth: depth).writeBytes(1) }
+            #expect(throws: PropertyListError(.invalidLimits, "")) { try BinaryPropertyListWriter(limits: WriterLimits(maxDepth: depth)).writeBytes(1) }
         }
-        #expect(throws: PropertyListError(.invalidLimits, "")) { try BinaryPropertyListWriter(maxDepth: -1).writeBytes(1) }
+        #expect(throws: PropertyListError(.invalidLimits, "")) { try BinaryPropertyListWriter(limits: WriterLimits(maxDepth: -1)).writeBytes(1) }
     }
 
     @Test("the supported depth itself works: 512 nested arrays written and read back, 513 refused")
     func supportedDepth() throws {
         var value: PropertyListValue = 1
         for _ in 0..<PropertyListLimits.maxSupportedDepth { value = [value] }
-        let bytes = try BinaryPropertyListWriter(maxDepth: PropertyListLimits.maxSupportedDepth).writeBytes(value)
+        let bytes = try BinaryPropertyListWriter(limits: WriterLimits(maxDepth: PropertyListLimits.maxSupportedDepth)).writeBytes(value)
         let limits = PropertyListLimits(maxDepth: PropertyListLimits.maxSupportedDepth)
         #expect(try BinaryPropertyListReader(limits: limits).read(bytes) == value)
         #expect(throws: PropertyListError(.depthLimitExceeded, "")) {
-            try BinaryPropertyListWriter(maxDepth: PropertyListLimits.maxSupportedDepth).writeBytes([value])
+            try BinaryPropertyListWriter(limits: WriterLimits(maxDepth: PropertyListLimits.maxSupportedDepth)).writeBytes([value])
         }
     }
 }

@@ -14,19 +14,15 @@ public import FoundationEssentials
 /// let data = try BinaryPropertyListWriter().write(["name": "Ada", "age": 36])
 /// ```
 public struct BinaryPropertyListWriter: Sendable {
-    /// Deepest container nesting the writer accepts (the reader's default limit),
-    /// so it never writes what ``BinaryPropertyListReader`` would refuse.
-    public var maxDepth: Int
-    /// The largest expanded size written (Specs/value-model.md, "Expanded size").
-    public var maxExpandedBytes: Int
+    /// The bounds of what is written (``WriterLimits``): nothing deeper or
+    /// larger than a reader with the same limits reads.
+    public var limits: WriterLimits
     /// The order of dictionary keys (``KeyOrder/sorted``, as Apple writes them, by default).
     public var keyOrder: KeyOrder = .sorted
 
     /// Creates a writer.
-    public init(maxDepth: Int = PropertyListLimits.default.maxDepth,
-                maxExpandedBytes: Int = PropertyListLimits.default.maxExpandedBytes) {
-        self.maxDepth = maxDepth
-        self.maxExpandedBytes = maxExpandedBytes
+    public init(limits: WriterLimits = .default) {
+        self.limits = limits
     }
 
     /// Encodes `value` as a binary property list.
@@ -40,8 +36,8 @@ public struct BinaryPropertyListWriter: Sendable {
 
     /// Encodes `value` as a binary property list into a byte array.
     public func writeBytes(_ value: PropertyListValue) throws(PropertyListError) -> [UInt8] {
-        try PropertyListLimits(maxDepth: maxDepth, maxExpandedBytes: maxExpandedBytes).validate()
-        var flattener = BinaryPropertyListFlattener(maxDepth: maxDepth, maxExpandedBytes: maxExpandedBytes, keyOrder: keyOrder)
+        try limits.validate()
+        var flattener = BinaryPropertyListFlattener(maxDepth: limits.maxDepth, maxExpandedBytes: limits.maxExpandedBytes, keyOrder: keyOrder)
         _ = try flattener.flatten(value, depth: 0)
         return flattener.serialize()
     }
@@ -98,8 +94,8 @@ package struct BinaryObjectGraph: Sendable {
 extension BinaryPropertyListWriter {
     /// The objects the binary property list of `value` holds (see ``BinaryObjectGraph``).
     package func objectGraph(_ value: PropertyListValue) throws(PropertyListError) -> BinaryObjectGraph {
-        try PropertyListLimits(maxDepth: maxDepth, maxExpandedBytes: maxExpandedBytes).validate()
-        var flattener = BinaryPropertyListFlattener(maxDepth: maxDepth, maxExpandedBytes: maxExpandedBytes, keyOrder: keyOrder)
+        try limits.validate()
+        var flattener = BinaryPropertyListFlattener(maxDepth: limits.maxDepth, maxExpandedBytes: limits.maxExpandedBytes, keyOrder: keyOrder)
         _ = try flattener.flatten(value, depth: 0)
         return flattener.graph()
     }

@@ -76,6 +76,7 @@
     }
 
     /// Removes every element, keeping the memory.
+    @inlinable @inline(__always)
     @_spi(ByteKit) public mutating func removeAll() {
         base.deinitialize(count: used)
         used = 0
@@ -99,6 +100,7 @@
 extension GrowableBuffer {
     /// Moves the elements from `index` on into a new array of exactly their
     /// count, and removes them here.
+    @inlinable
     @_spi(ByteKit) public mutating func moveOut(from index: Int) -> [Element] {
         precondition(index >= 0 && index <= used, "index out of range")
         let moved = used - index
@@ -132,9 +134,10 @@ extension GrowableBuffer where Element: BitwiseCopyable {
     }
 
     /// The elements, as a span valid while the buffer is not mutated.
+    @inlinable
     @_spi(ByteKit) public var span: Span<Element> {
         @_lifetime(borrow self)
-        borrowing get {
+        @inline(__always) borrowing get {
             let elements = unsafe Span(_unsafeStart: base, count: used)
             return unsafe _overrideLifetime(elements, borrowing: self)
         }

@@ -21,7 +21,7 @@ struct Payload: ParsableCommand {
 
     /// Writes a payload's envelope as typed JSON (as `decode` and `translate` give it).
     static func write(_ payload: ActivityPayload, to output: OutputOptions) throws {
-        try output.write(Array(TypedJSONWriter(pretty: true).write(payload.envelope)) + [0x0A])
+        try output.write(Array(try TypedJSONWriter(pretty: true).write(payload.envelope)) + [0x0A])
     }
 
     struct Check: ParsableCommand {

@@ -45,7 +45,7 @@ struct Unarchive: ParsableCommand {
                 return
             }
             let value = try KeyedArchiveReader().unarchive(plist, inputBytes: bytes.count)
-            try output.write(Array(TypedJSONWriter(pretty: true).write(value)) + [0x0A])
+            try output.write(Array(try TypedJSONWriter(pretty: true).write(value)) + [0x0A])
         }
     }
 }

@@ -69,7 +69,7 @@ do {
     require(try KeyedArchiveReader().read(archive) == userInfo, "a keyed archive round-trips")
 
     // TypedJSON: the same userInfo as lossless JSON.
-    let json = TypedJSONWriter().write(userInfo)
+    let json = try TypedJSONWriter().write(userInfo)
     require(try TypedJSONReader().readUserInfo(json) == userInfo, "typed JSON round-trips")
 
     // DocumentFormats: one reader for any property list, the format detected.
