@@ -29,7 +29,6 @@ let strictSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "ActivityCodec",
-    platforms: [.macOS(.v15)],
     products: [
         .library(name: "PropertyList", targets: ["PropertyList"]),
         .library(name: "PropertyListXML", targets: ["PropertyListXML"]),
@@ -42,11 +41,10 @@ let package = Package(
         .library(name: "DocumentFormats", targets: ["DocumentFormats"]),
         .library(name: "Handoff", targets: ["Handoff"]),
         .executable(name: "plistkit", targets: ["plistkit"]),
-        // The round-trip oracles of the fuzz targets (Fuzz/), shared with the
-        // regression replay tests. Not API for applications.
+        // The round-trip oracles of the fuzz targets, for the sibling package
+        // in Fuzz/ (SwiftPM lets another package use a target only through a
+        // product). Not API: everything in it is SPI (`@_spi(Fuzzing)`).
         .library(name: "FuzzChecks", targets: ["FuzzChecks"]),
-        // The benchmark protocol's ActivityCodec side (Benchmarks/README.md).
-        .executable(name: "plistkit-bench", targets: ["plistkit-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -134,14 +132,10 @@ let package = Package(
         ),
         .executableTarget(
             name: "plistkit",
+            // The value models, the format layer and the payload layer: no codec.
             dependencies: [
                 "PropertyList",
-                "PropertyListOpenStep",
                 "UserInfo",
-                "TypedJSON",
-                "KeyedArchive",
-                "MPUserInfo",
-                "ActivityContainer",
                 "DocumentFormats",
                 "Handoff",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

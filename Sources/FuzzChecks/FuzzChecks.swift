@@ -11,7 +11,7 @@ import PropertyListOpenStep
 
 /// The entry points the fuzz targets drive, by the name used in `Fuzz/`,
 /// `Corpus/<name>/` and `Corpus/regressions/<name>-*`.
-public enum FuzzEntryPoint: String, Sendable, CaseIterable {
+@_spi(Fuzzing) public enum FuzzEntryPoint: String, Sendable, CaseIterable {
     case binaryDecode = "binary-decode"
     case xmlDecode = "xml-decode"
     case keyedDecode = "keyed-decode"
@@ -24,10 +24,10 @@ public enum FuzzEntryPoint: String, Sendable, CaseIterable {
 
 /// A broken round trip: a value that decoded but did not survive re-encoding.
 /// A fuzz target traps on it; the regression tests report it.
-public struct FuzzFinding: Error, Sendable, CustomStringConvertible {
-    public let entryPoint: FuzzEntryPoint
-    public let message: String
-    public var description: String { "\(entryPoint.rawValue): \(message)" }
+@_spi(Fuzzing) public struct FuzzFinding: Error, Sendable, CustomStringConvertible {
+    @_spi(Fuzzing) public let entryPoint: FuzzEntryPoint
+    @_spi(Fuzzing) public let message: String
+    @_spi(Fuzzing) public var description: String { "\(entryPoint.rawValue): \(message)" }
 }
 
 /// Typed JSON of a decoded value: what a reader accepted within the default
@@ -54,9 +54,9 @@ func typedJSON(_ value: UserInfoValue, pretty: Bool = false, _ entryPoint: FuzzE
 /// document. A decode error is a correct outcome; a value that decoded must
 /// re-encode in every format that can carry it and decode back to an equal
 /// value, else the oracle throws ``FuzzFinding``.
-public enum FuzzChecks {
+@_spi(Fuzzing) public enum FuzzChecks {
     /// Runs the oracle of `entryPoint` on `input`.
-    public static func check(_ entryPoint: FuzzEntryPoint, _ input: [UInt8]) throws(FuzzFinding) {
+    @_spi(Fuzzing) public static func check(_ entryPoint: FuzzEntryPoint, _ input: [UInt8]) throws(FuzzFinding) {
         guard let options = input.first else { return }
         let document = Data(input.dropFirst())
         let limits = FuzzOptions.limits(options)
@@ -171,14 +171,14 @@ extension FuzzChecks {
     /// What the literal oracle's reader makes of Swift source (nil for anything
     /// outside the subset ``LiteralSource`` writes): for the tests that show the
     /// oracle is not vacuous.
-    public static func swiftLiteralValue(_ text: String) -> PropertyListValue? {
+    @_spi(Fuzzing) public static func swiftLiteralValue(_ text: String) -> PropertyListValue? {
         var reader = SwiftLiteralReader(Array(text.unicodeScalars))
         return reader.document()
     }
 
     /// The property-list round trip alone, for a value the caller made: what the
     /// binary and XML oracles run after a successful decode.
-    public static func checkRoundTrip(of value: PropertyListValue) throws(FuzzFinding) {
+    @_spi(Fuzzing) public static func checkRoundTrip(of value: PropertyListValue) throws(FuzzFinding) {
         try PropertyListRoundTrip(entryPoint: .binaryDecode).check(value)
     }
 
@@ -200,9 +200,9 @@ extension FuzzChecks {
 /// - bits 0–1: limits — default, payload, tight, minimal;
 /// - bits 2–3 (payloads): receiver layout — iOS, macOS, custom root, none;
 /// - bit 4 (payloads): check a versioning key; bit 5: assume 1.0 when it is missing.
-public enum FuzzOptions {
+@_spi(Fuzzing) public enum FuzzOptions {
     /// The decode limits an options byte selects.
-    public static func limits(_ options: UInt8) -> PropertyListLimits {
+    @_spi(Fuzzing) public static func limits(_ options: UInt8) -> PropertyListLimits {
         switch options & 3 {
         case 0: return .default
         case 1: return .payload

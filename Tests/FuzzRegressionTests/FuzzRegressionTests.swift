@@ -1,7 +1,7 @@
 import DocumentFormats
 import Foundation
 import FoundationEssentials
-import FuzzChecks
+@_spi(Fuzzing) import FuzzChecks
 import TestSupport
 import Testing
 import PropertyList

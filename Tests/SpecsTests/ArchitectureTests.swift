@@ -81,5 +81,13 @@ struct ArchitectureTests {
             #expect(!package[lower, default: []].contains("DocumentFormats"))
         }
         #expect(!package["KeyedArchive", default: []].contains("PropertyListXML"), "KeyedArchive must not need libxml2")
+        // The format layer is the command-line tool's only way to the formats.
+        #expect(package["plistkit", default: []].isDisjoint(with: codecs), "plistkit depends on a codec: \(package["plistkit", default: []].intersection(codecs).sorted())")
+        for path in ErrorCatalogTests.files(under: "Sources/plistkit", suffix: ".swift") {
+            let text = try ErrorCatalogTests.text(path)
+            for codec in codecs {
+                #expect(!text.contains("import \(codec)\n"), "\(path) imports \(codec)")
+            }
+        }
     }
 }

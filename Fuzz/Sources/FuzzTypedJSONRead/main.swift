@@ -1,5 +1,5 @@
 // libFuzzer target for the .typedJSONRead oracle of FuzzChecks (Specs/fuzzing.md).
-import FuzzChecks
+@_spi(Fuzzing) import FuzzChecks
 import FuzzDriver
 
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -4,7 +4,7 @@
 extension FuzzChecks {
     /// The body of a libFuzzer `LLVMFuzzerTestOneInput`: runs the oracle and
     /// traps on a finding, so libFuzzer stops and keeps the input.
-    public static func fuzz(_ entryPoint: FuzzEntryPoint, _ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+    @_spi(Fuzzing) public static func fuzz(_ entryPoint: FuzzEntryPoint, _ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         let input = start.map { Array(UnsafeBufferPointer(start: $0, count: count)) } ?? []
         do {
             try check(entryPoint, input)

@@ -1,9 +1,7 @@
 import ArgumentParser
 import DocumentFormats
 import FoundationEssentials
-import KeyedArchive
 import PropertyList
-import TypedJSON
 
 /// `plistkit archive FILE [--format binary1|xml1] [-o OUT]`: typed JSON to a keyed archive.
 struct Archive: ParsableCommand {
@@ -23,8 +21,8 @@ struct Archive: ParsableCommand {
     func run() throws {
         try reporting(file) {
             let bytes = try Files.read(file, limit: PropertyListLimits.default.maxInputBytes)
-            let value = try TypedJSONReader().readUserInfo(Data(bytes))
-            let archive = try KeyedArchiveWriter().archive(value)
+            let value = try Document.userInfo(typedJSON: bytes)
+            let archive = try Document.archive(value)
             try output.write(try Document.writeBytes(archive, as: format.output))
         }
     }

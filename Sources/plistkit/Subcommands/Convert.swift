@@ -1,7 +1,7 @@
 import ArgumentParser
 import DocumentFormats
+import Handoff
 import PropertyList
-import TypedJSON
 import FoundationEssentials
 
 /// `plistkit convert FILE --format F [-o OUT]`.
@@ -71,7 +71,7 @@ struct Convert: ParsableCommand {
             // Binary, XML, plain JSON or OpenStep text, as plutil reads them; typed
             // JSON when asked (it is JSON too, so it is never guessed).
             let input = inputFormat == .typedJSON
-                ? Document.Reading(value: try TypedJSONReader().readPropertyList(Data(bytes)), format: .typedJSON)
+                ? Document.Reading(value: try Document.propertyList(typedJSON: bytes), format: .typedJSON)
                 : try Document.read(document: bytes)
             let value = input.value
             let encoded: [UInt8]

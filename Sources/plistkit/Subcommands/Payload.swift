@@ -2,7 +2,6 @@ import DocumentFormats
 import Handoff
 import ArgumentParser
 import FoundationEssentials
-import TypedJSON
 import PropertyList
 
 /// `plistkit payload …`: Handoff payloads (Specs/payload.md, Specs/plistkit.md).
@@ -16,12 +15,12 @@ struct Payload: ParsableCommand {
     /// Reads a typed-JSON envelope (as `encode` and `translate` take it).
     static func envelope(_ file: String) throws -> ActivityPayload {
         let bytes = try Files.read(file, limit: PropertyListLimits.payload.maxInputBytes)
-        return try ActivityPayload(envelope: try TypedJSONReader(limits: .payload).readUserInfo(Data(bytes)))
+        return try ActivityPayload(envelope: try Document.userInfo(typedJSON: bytes, limits: .payload))
     }
 
     /// Writes a payload's envelope as typed JSON (as `decode` and `translate` give it).
     static func write(_ payload: ActivityPayload, to output: OutputOptions) throws {
-        try output.write(Array(try TypedJSONWriter(pretty: true).write(payload.envelope)) + [0x0A])
+        try output.write(try Document.typedJSON(payload.envelope))
     }
 
     struct Check: ParsableCommand {

@@ -1,6 +1,6 @@
 import ArgumentParser
 import DocumentFormats
-import KeyedArchive
+import Handoff
 import PropertyList
 import UserInfo
 
@@ -23,12 +23,12 @@ struct Print: ParsableCommand {
             let value = try Document.read(document: bytes).value
             // A keyed archive of userInfo values prints as the userInfo tree;
             // any other property list (other archives included) as itself.
-            if KeyedArchiveReader.isArchive(value), let userInfo = try? KeyedArchiveReader().unarchive(value, inputBytes: bytes.count) {
+            if Document.isArchive(value), let userInfo = try? Document.unarchive(value, inputBytes: bytes.count) {
                 try Console.line(userInfo.description)
-            } else if KeyedArchiveReader.isArchive(value), let graph = try? KeyedArchiveGraph(archive: value) {
+            } else if Document.isArchive(value), let rendered = try Document.archiveGraphIfAny(value, inputBytes: bytes.count) {
                 // An archive of other classes: its objects, numbered, references as {"$ref": N},
                 // measured against the input's budget like every output.
-                try Console.line(try graph.rendered(maxExpandedBytes: PropertyListLimits.default.expansionBudget(inputBytes: bytes.count)).description)
+                try Console.line(rendered.description)
             } else {
                 try Console.line(value.description)
             }

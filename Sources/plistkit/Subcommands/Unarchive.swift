@@ -1,9 +1,7 @@
 import ArgumentParser
 import DocumentFormats
 import FoundationEssentials
-import KeyedArchive
 import PropertyList
-import TypedJSON
 
 /// `plistkit unarchive FILE [-o OUT]`: a keyed archive of userInfo values as typed JSON.
 struct Unarchive: ParsableCommand {
@@ -37,15 +35,13 @@ struct Unarchive: ParsableCommand {
             let bytes = try Files.read(file, limit: PropertyListLimits.default.maxInputBytes)
             let plist = try Document.read(document: bytes).value
             if graph {
-                let archive = try KeyedArchiveGraph(archive: plist)
                 // Linear in the archive, and measured against the input's budget like every output.
-                let budget = PropertyListLimits.default.expansionBudget(inputBytes: bytes.count)
-                let rendered = try archive.rendered(plainJSON: format == .json, maxExpandedBytes: budget)
+                let rendered = try Document.archiveGraph(plist, plainJSON: format == .json, inputBytes: bytes.count)
                 try output.write(try Document.writeBytes(rendered, as: format == .json ? .json : .typedJSON, keyOrder: .insertion, readable: true))
                 return
             }
-            let value = try KeyedArchiveReader().unarchive(plist, inputBytes: bytes.count)
-            try output.write(Array(try TypedJSONWriter(pretty: true).write(value)) + [0x0A])
+            let value = try Document.unarchive(plist, inputBytes: bytes.count)
+            try output.write(try Document.typedJSON(value))
         }
     }
 }

@@ -1,9 +1,7 @@
 import ActivityContainer
 import DocumentFormats
 import FoundationEssentials
-import Handoff
 import PropertyList
-import TypedJSON
 import UserInfo
 
 /// `print` and `convert` of Apple's wire forms (Specs/plistkit.md, "Wire
@@ -11,30 +9,34 @@ import UserInfo
 /// container prints its header and fields, then its userInfo, and converts
 /// to the typed-JSON envelope `payload decode` prints (without the payload
 /// rules: no version check, no URL translation).
-enum WireDocuments {
+public enum WireDocuments {
     /// The most a container may inflate to here: its five 24-bit fields fit.
-    static let maxContainerBytes = 16 << 20
+    public static let maxContainerBytes = 16 << 20
 
     /// The typed JSON of a wire-form document, or nil when the bytes are no wire form.
-    static func typedJSON(_ bytes: [UInt8]) throws -> [UInt8]? {
+    ///
+    /// - Throws: the container's, the userInfo's or the writer's error.
+    public static func typedJSON(_ bytes: [UInt8]) throws -> [UInt8]? {
         switch WireFormat.detect(bytes) {
         case nil: return nil
         case .mpUserInfo:
-            return Array(try TypedJSONWriter(pretty: true).write(.dictionary(try userInfo(mp: bytes)))) + [0x0A]
+            return try Document.typedJSON(.dictionary(try userInfo(mp: bytes)))
         case .activityContainer:
             let (container, _) = try ActivityContainerReader(maxBytes: maxContainerBytes).inspect(Data(bytes))
             switch container {
             case .activity(let record):
                 let envelope = try payload(record).envelope
-                return Array(try TypedJSONWriter(pretty: true).write(envelope)) + [0x0A]
+                return try Document.typedJSON(envelope)
             case .errorPacket(let archive):
-                return Array(try TypedJSONWriter(pretty: true).write(UserInfoValue.dictionary(["errorPacket": .data(archive)]))) + [0x0A]
+                return try Document.typedJSON(.dictionary(["errorPacket": .data(archive)]))
             }
         }
     }
 
     /// The readable text of a wire-form document, or nil when the bytes are no wire form.
-    static func description(_ bytes: [UInt8]) throws -> String? {
+    ///
+    /// - Throws: the container's or the userInfo's error.
+    public static func description(_ bytes: [UInt8]) throws -> String? {
         switch WireFormat.detect(bytes) {
         case nil: return nil
         case .mpUserInfo: return UserInfoValue.dictionary(try userInfo(mp: bytes)).description
