@@ -214,11 +214,6 @@ void activitycodec_xml_parser_free(activitycodec_xml_parser *parser) {
     free(parser);
 }
 
-const char *activitycodec_libxml2_version(void) {
-    pthread_once(&activitycodec_initialized, activitycodec_initialize);
-    return xmlParserVersion;
-}
-
 int activitycodec_format_g17(char *buffer, size_t size, double value) {
     return snprintf(buffer, size, "%.17g", value);
 }

@@ -70,9 +70,6 @@ void activitycodec_xml_parser_position(const activitycodec_xml_parser *parser, i
 /// Frees the parser and anything libxml2 built for it.
 void activitycodec_xml_parser_free(activitycodec_xml_parser *parser);
 
-/// The libxml2 version linked at run time, as libxml2 spells it ("20914").
-const char *activitycodec_libxml2_version(void);
-
 /// C's "%.17g" (Apple's spelling of a real in XML), callable from Swift
 /// without boxing the argument as a CVarArg.
 int activitycodec_format_g17(char *buffer, size_t size, double value);

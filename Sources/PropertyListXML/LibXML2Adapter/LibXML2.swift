@@ -5,18 +5,6 @@ internal import CLibXML2Bridge
 import FoundationEssentials
 @_spi(ByteKit) import PropertyList
 
-/// The libxml2 library in use.
-enum LibXML2 {
-    /// The version string of the libxml2 linked at run time, such as `2.9.14`.
-    static let version: String = {
-        // libxml2 spells it as digits, e.g. "20914".
-        guard let raw = activitycodec_libxml2_version() else { return "unknown" }
-        let digits = String(cString: raw)
-        guard let number = Int(digits) else { return digits }
-        return "\(number / 10000).\(number / 100 % 100).\(number % 100)"
-    }()
-}
-
 /// libxml2's SAX parser over a UTF-8 buffer, feeding a ``PlistGrammar`` event
 /// by event: no document tree and no node objects are built, so memory is
 /// bounded by the value being read. The first grammar error stops the parser;
