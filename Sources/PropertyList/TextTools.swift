@@ -29,25 +29,7 @@ package enum JSONText {
     /// A JSON string literal: quote, backslash and control characters escaped
     /// (`\n`, `\r`, `\t`, `\b`, `\f`, others as `\u00XX`), everything else as is.
     package static func appendQuoted(_ string: String, to out: inout String) {
-        out += "\""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{08}": out += "\\b"
-            case "\u{0C}": out += "\\f"
-            default:
-                if scalar.value < 0x20 {
-                    out += "\\u00" + Hex.lower(UInt8(scalar.value))
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        out += "\""
+        appendQuoted(string, readable: false, to: &out)
     }
 
     /// A quoted string for people to read (a printed tree, a report line): as
@@ -56,6 +38,12 @@ package enum JSONText {
     /// value moves the cursor, forges a line or reorders what a terminal shows
     /// (Specs/plistkit.md, "Errors": the escaping of every human-readable line).
     package static func appendReadableQuoted(_ string: String, to out: inout String) {
+        appendQuoted(string, readable: true, to: &out)
+    }
+
+    /// The two quotings: JSON's (C0 controls escaped, `\b` and `\f` by name),
+    /// or the readable one (every unreadable scalar as `\uXXXX`).
+    private static func appendQuoted(_ string: String, readable: Bool, to out: inout String) {
         out += "\""
         for scalar in string.unicodeScalars {
             switch scalar {
@@ -64,7 +52,9 @@ package enum JSONText {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            case _ where isUnreadable(scalar):
+            case "\u{08}" where !readable: out += "\\b"
+            case "\u{0C}" where !readable: out += "\\f"
+            case _ where readable ? isUnreadable(scalar) : scalar.value < 0x20:
                 let hex = String(scalar.value, radix: 16, uppercase: false)
                 out += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
             default: out.unicodeScalars.append(scalar)

@@ -207,17 +207,10 @@ enum XMLLayout {
     /// none is a C0 control, `&`, `<`, `>`, or 0xEF (the lead byte of U+FFFE and
     /// U+FFFF). Each test finds whether such a byte exists, exactly; a flag may
     /// land on the wrong byte, which does not matter here.
-    /// (WordScan's formulas, inline here: called across modules they measured
-    /// 14% of encoding unicode.xml.)
     @inline(__always)
     static func mayNeedEscaping(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-        @inline(__always) func equal(_ byte: UInt8) -> UInt64 {
-            let x = word ^ (ones &* UInt64(byte))
-            return (x &- ones) & ~x & highs
-        }
-        let below = (word &- ones &* 0x20) & ~word & highs
-        return below | equal(0x26) | equal(0x3C) | equal(0x3E) | equal(0xEF) != 0
+        WordScan.bytes(in: word, below: 0x20) | WordScan.bytes(in: word, equalTo: 0x26) | WordScan.bytes(in: word, equalTo: 0x3C)
+            | WordScan.bytes(in: word, equalTo: 0x3E) | WordScan.bytes(in: word, equalTo: 0xEF) != 0
     }
 
     /// Apple's spelling of a real: `%.17g` (``RealText``), `0.0` for zero

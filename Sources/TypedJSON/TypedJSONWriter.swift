@@ -31,20 +31,21 @@ public struct TypedJSONWriter: Sendable {
     ///   ``ErrorCode/expansionLimitExceeded`` with the key path, or
     ///   ``ErrorCode/invalidLimits``.
     public func write(_ value: UserInfoValue) throws(PropertyListError) -> Data {
-        try limits.validate()
-        var emitter = TypedJSONEmitter(pretty: pretty, limits: limits)
-        emitter.emit(value, indent: 0)
-        if let failure = emitter.failure { throw failure }
-        return Data(emitter.text.utf8)
+        try emit { $0.emit(value, indent: 0) }
     }
 
     /// The typed JSON of a property-list value (UIDs as `uid`, the binary null as `null`).
     ///
     /// - Throws: as ``write(_:)-(UserInfoValue)``.
     public func write(_ value: PropertyListValue) throws(PropertyListError) -> Data {
+        try emit { $0.emit(value, indent: 0) }
+    }
+
+    /// The text `body` writes, as UTF-8, or the first limit it passed.
+    private func emit(_ body: (inout TypedJSONEmitter) -> Void) throws(PropertyListError) -> Data {
         try limits.validate()
         var emitter = TypedJSONEmitter(pretty: pretty, limits: limits)
-        emitter.emit(value, indent: 0)
+        body(&emitter)
         if let failure = emitter.failure { throw failure }
         return Data(emitter.text.utf8)
     }

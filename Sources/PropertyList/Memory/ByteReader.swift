@@ -59,10 +59,7 @@ import Darwin
     /// A little-endian integer of `T`'s width.
     @inlinable @inline(__always)
     @_spi(ByteKit) public mutating func readLittleEndian<T: FixedWidthInteger & BitwiseCopyable>(_: T.Type) -> T? {
-        let width = MemoryLayout<T>.size
-        guard width <= remaining else { return nil }
-        defer { position &+= width }
-        return T(littleEndian: unsafe bytes.unsafeLoadUnaligned(fromUncheckedByteOffset: offset, as: T.self))
+        readBigEndian(T.self)?.byteSwapped
     }
 
     /// A big-endian unsigned integer of `width` bytes (1…8).

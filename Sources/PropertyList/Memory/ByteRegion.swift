@@ -31,17 +31,7 @@
     @inlinable @inline(__always)
     @_spi(ByteKit) public func bigEndian(at offset: Int, width: Int) -> UInt64? {
         guard offset >= 0, width >= 1, width <= 8, width <= count &- offset else { return nil }
-        let at = base.unsafelyUnwrapped + offset
-        switch width {
-        case 1: return UInt64(at.load(as: UInt8.self))
-        case 2: return UInt64(UInt16(bigEndian: at.loadUnaligned(as: UInt16.self)))
-        case 4: return UInt64(UInt32(bigEndian: at.loadUnaligned(as: UInt32.self)))
-        case 8: return UInt64(bigEndian: at.loadUnaligned(as: UInt64.self))
-        default:
-            var value: UInt64 = 0
-            for i in 0..<width { value = value << 8 | UInt64(at.load(fromByteOffset: i, as: UInt8.self)) }
-            return value
-        }
+        return load(bigEndianAt: offset, width: width)
     }
 
     /// A big-endian unsigned integer of `width` bytes (1…8) at `offset`,
