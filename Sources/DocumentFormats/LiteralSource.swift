@@ -134,17 +134,9 @@ public enum LiteralSource {
     /// literal) as `\u{…}`; everything else as it is.
     public static func swiftString(_ string: String) -> String {
         var out = "\""
-        for (position, scalar) in string.unicodeScalars.enumerated() {
-            switch scalar {
-            case "\\": out += "\\\\"
-            case "\"": out += "\\\""
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where needsEscape(scalar) || (position == 0 && isCombining(scalar)):
-                out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-            default: out.unicodeScalars.append(scalar)
-            }
+        TextEscaping.append(string, quoted: true, to: &out) { scalar, position in
+            guard needsEscape(scalar) || (position == 0 && isCombining(scalar)) else { return nil }
+            return "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
         }
         return out + "\""
     }
@@ -193,23 +185,13 @@ public enum LiteralSource {
     /// octal escapes (`\342\200\256`).
     public static func objcString(_ string: String) -> String {
         var out = "@\""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\\": out += "\\\\"
-            case "\"": out += "\\\""
-            case "?": out += "\\?"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where needsEscape(scalar) || isCombining(scalar):
-                // Three octal digits each: an octal escape takes at most three, so
-                // what follows never joins it (a hex escape takes every hex digit,
-                // and ending it with "" draws clang's missing-comma warning).
-                for byte in String(scalar).utf8 {
-                    out += "\\" + String(byte >> 6) + String(byte >> 3 & 7) + String(byte & 7)
-                }
-            default: out.unicodeScalars.append(scalar)
-            }
+        TextEscaping.append(string, quoted: true, to: &out) { scalar, _ in
+            if scalar == "?" { return "\\?" }
+            guard needsEscape(scalar) || isCombining(scalar) else { return nil }
+            // Three octal digits each: an octal escape takes at most three, so
+            // what follows never joins it (a hex escape takes every hex digit,
+            // and ending it with "" draws clang's missing-comma warning).
+            return String(scalar).utf8.map { "\\" + String($0 >> 6) + String($0 >> 3 & 7) + String($0 & 7) }.joined()
         }
         return out + "\""
     }

@@ -24,6 +24,36 @@ package enum Hex {
     }
 }
 
+/// The escaping every quoted output shares (JSON, readable text, OpenStep,
+/// Swift and Objective-C literals, terminal lines): line feed, carriage
+/// return and tab by name, the quote and the backslash escaped when the text
+/// is quoted, and whatever `special` spells otherwise for the scalars it
+/// claims; everything else as it is.
+package enum TextEscaping {
+    /// Appends `string`, escaped, to `out`. `special` gets each other scalar
+    /// and its position, and returns its escape, or nil to keep it.
+    package static func append(_ string: String, quoted: Bool, to out: inout String,
+                               special: (Unicode.Scalar, Int) -> String?) {
+        for (position, scalar) in string.unicodeScalars.enumerated() {
+            switch scalar {
+            case "\\" where quoted: out += "\\\\"
+            case "\"" where quoted: out += "\\\""
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if let escape = special(scalar, position) { out += escape } else { out.unicodeScalars.append(scalar) }
+            }
+        }
+    }
+
+    /// `\u` and four or more lowercase hex digits (JSON's spelling).
+    package static func jsonHex(_ scalar: Unicode.Scalar) -> String {
+        let hex = String(scalar.value, radix: 16, uppercase: false)
+        return "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+    }
+}
+
 /// JSON string literals, as every JSON and description writer spells them.
 package enum JSONText {
     /// A JSON string literal: quote, backslash and control characters escaped
@@ -45,19 +75,12 @@ package enum JSONText {
     /// or the readable one (every unreadable scalar as `\uXXXX`).
     private static func appendQuoted(_ string: String, readable: Bool, to out: inout String) {
         out += "\""
-        for scalar in string.unicodeScalars {
+        TextEscaping.append(string, quoted: true, to: &out) { scalar, _ in
+            if readable { return isUnreadable(scalar) ? TextEscaping.jsonHex(scalar) : nil }
             switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{08}" where !readable: out += "\\b"
-            case "\u{0C}" where !readable: out += "\\f"
-            case _ where readable ? isUnreadable(scalar) : scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16, uppercase: false)
-                out += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
-            default: out.unicodeScalars.append(scalar)
+            case "\u{08}": return "\\b"
+            case "\u{0C}": return "\\f"
+            default: return scalar.value < 0x20 ? TextEscaping.jsonHex(scalar) : nil
             }
         }
         out += "\""

@@ -161,18 +161,10 @@ public struct OpenStepWriter: Sendable {
     /// `rawDelete`: U+007F as it is (Xcode writes it so in a project file).
     static func quoted(_ string: String, rawDelete: Bool = false) -> String {
         var out = "\""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\\": out += "\\\\"
-            case "\"": out += "\\\""
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20 || (scalar.value == 0x7F && !rawDelete) || scalar == "\u{2028}" || scalar == "\u{2029}":
-                let hex = String(scalar.value, radix: 16, uppercase: false)
-                out += "\\U" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
+        TextEscaping.append(string, quoted: true, to: &out) { scalar, _ in
+            guard scalar.value < 0x20 || (scalar.value == 0x7F && !rawDelete) || scalar == "\u{2028}" || scalar == "\u{2029}" else { return nil }
+            let hex = String(scalar.value, radix: 16, uppercase: false)
+            return "\\U" + String(repeating: "0", count: 4 - hex.count) + hex
         }
         return out + "\""
     }

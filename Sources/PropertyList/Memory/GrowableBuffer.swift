@@ -216,37 +216,31 @@ extension GrowableBuffer where Element: BitwiseCopyable {
         }
     }
 
+    /// `index`, checked to number an object of the table.
+    @inlinable @inline(__always)
+    func checked(_ index: Int) -> Int {
+        precondition(UInt(bitPattern: index) < UInt(bitPattern: count), "object out of range")
+        return index
+    }
+
     /// Object `index`'s fact.
     @inlinable
     @_spi(ByteKit) public subscript(fact index: Int) -> Fact {
-        @inline(__always) get {
-            precondition(UInt(bitPattern: index) < UInt(bitPattern: count), "object out of range")
-            return facts[index]
-        }
-        @inline(__always) nonmutating set {
-            precondition(UInt(bitPattern: index) < UInt(bitPattern: count), "object out of range")
-            facts[index] = newValue
-        }
+        @inline(__always) get { facts[checked(index)] }
+        @inline(__always) nonmutating set { facts[checked(index)] = newValue }
     }
 
     /// Object `index`'s measure (meaningful once written).
     @inlinable
     @_spi(ByteKit) public subscript(measure index: Int) -> Measure {
-        @inline(__always) get {
-            precondition(UInt(bitPattern: index) < UInt(bitPattern: count), "object out of range")
-            return measures[index]
-        }
-        @inline(__always) nonmutating set {
-            precondition(UInt(bitPattern: index) < UInt(bitPattern: count), "object out of range")
-            measures[index] = newValue
-        }
+        @inline(__always) get { measures[checked(index)] }
+        @inline(__always) nonmutating set { measures[checked(index)] = newValue }
     }
 
     /// True when object `index`'s slot holds a value.
     @inlinable @inline(__always)
     @_spi(ByteKit) public func isFilled(_ index: Int) -> Bool {
-        precondition(UInt(bitPattern: index) < UInt(bitPattern: count), "object out of range")
-        return filled[index &>> 6] & (1 &<< UInt64(index & 63)) != 0
+        filled[checked(index) &>> 6] & (1 &<< UInt64(index & 63)) != 0
     }
 
     /// Puts `value` in object `index`'s empty slot.

@@ -15,7 +15,7 @@ extension RawSpan {
     /// The eight bytes at `offset` as one little-endian word.
     @inlinable @inline(__always)
     @_spi(ByteKit) public func word(at offset: Int) -> UInt64 {
-        precondition(offset >= 0 && offset &+ 8 <= byteCount, "word out of range")
+        precondition(byteCount >= 8 && UInt(bitPattern: offset) <= UInt(bitPattern: byteCount &- 8), "word out of range")
         return UInt64(littleEndian: unsafe unsafeLoadUnaligned(fromUncheckedByteOffset: offset, as: UInt64.self))
     }
 }
@@ -27,8 +27,36 @@ extension Span where Element == UInt8 {
     /// in memory lowest), for the word-at-a-time scans of ``WordScan``.
     @inlinable @inline(__always)
     @_spi(ByteKit) public func word(at offset: Int) -> UInt64 {
-        precondition(offset >= 0 && offset &+ 8 <= count, "word out of range")
+        // One comparison per word once `count >= 8` is hoisted out of a loop.
+        precondition(count >= 8 && UInt(bitPattern: offset) <= UInt(bitPattern: count &- 8), "word out of range")
         return UInt64(littleEndian: unsafe bytes.unsafeLoadUnaligned(fromUncheckedByteOffset: offset, as: UInt64.self))
+    }
+
+    /// Steps eight bytes at a time from `start` for as long as `skip` holds
+    /// of the word there (little-endian); returns where it stopped: at the
+    /// first word `skip` refuses, or where fewer than eight bytes are left.
+    @inlinable @inline(__always)
+    @_spi(ByteKit) public func skipWords(from start: Int, while skip: (UInt64) -> Bool) -> Int {
+        precondition(start >= 0 && start <= count, "start out of range")
+        let raw = bytes
+        var i = start
+        let last = count &- 8
+        while i <= last {
+            if !skip(UInt64(littleEndian: unsafe raw.unsafeLoadUnaligned(fromUncheckedByteOffset: i, as: UInt64.self))) { break }
+            i &+= 8
+        }
+        return i
+    }
+
+    /// The offset of the first byte at or above 0x80, or nil when every byte is ASCII.
+    @inlinable @inline(__always)
+    @_spi(ByteKit) public var firstNonASCII: Int? {
+        var i = skipWords(from: 0) { !WordScan.hasNonASCII($0) }
+        while i < count {
+            if self[i] >= 0x80 { return i }
+            i &+= 1
+        }
+        return nil
     }
 
     /// The offset of the first `byte` at or after `start`, or nil.
@@ -76,11 +104,9 @@ extension Span where Element == UInt8 {
     /// valid UTF-8 already (checked by the caller's format before, as the XML
     /// reader checks the whole document before libxml2 hands its text back).
     /// Ill-formed input is a programming error, caught here in debug builds.
-    @inlinable
+    @inlinable @inline(__always)
     @_spi(ByteKit) public func stringOfValidatedUTF8() -> String {
-        unsafe withUnsafeBufferPointer { buffer in
-            assert((try? UTF8Span(validating: buffer.span)) != nil, "text is not valid UTF-8")
-            return String(copying: unsafe UTF8Span(unchecked: buffer.span, isKnownASCII: WordScan.firstNonASCII(UnsafeRawBufferPointer(buffer)) == nil))
-        }
+        assert((try? UTF8Span(validating: self)) != nil, "text is not valid UTF-8")
+        return String(copying: unsafe UTF8Span(unchecked: self, isKnownASCII: firstNonASCII == nil))
     }
 }
