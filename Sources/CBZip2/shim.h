@@ -1,3 +1,3 @@
 // The system libbz2 (Debian: libbz2-dev). Only ActivityContainer's
-// Bzip2.swift calls it (Specs/activity-container.md, "Compression").
+// BZip2Adapter/Bzip2.swift (ActivityContainer) calls it (Specs/activity-container.md, "Compression").
 #include <bzlib.h>
