@@ -1,0 +1,184 @@
+import FoundationEssentials
+@_spi(ByteKit) import PropertyList
+
+/// The text forms of scalar elements (Specs/xml-plist.md, "Values").
+enum ScalarText {
+    /// The value of a scalar element from its text, read as bytes: only a
+    /// `<string>` (and an error message) becomes a `String`.
+    static func value(_ kind: PlistGrammar.ScalarKind, _ text: Span<UInt8>, limits: PropertyListLimits) throws(PropertyListError) -> PropertyListValue {
+        func shown() -> String { text.decodedString }
+        switch kind {
+        case .string:
+            try checkLeadingByteOrderMark(utf8: text)
+            return .string(string(checkedUTF8: text))
+        case .trueValue: return .bool(true)
+        case .falseValue: return .bool(false)
+        case .integer:
+            guard let integer = integer(text) else {
+                throw PropertyListError(.invalidInteger, "\"\(shown())\" is not an integer in [-2^63, 2^64)")
+            }
+            return .integer(integer)
+        case .real:
+            guard let real = real(text) else {
+                throw PropertyListError(.invalidReal, "\"\(shown())\" is not a real")
+            }
+            return .real(real)
+        case .date:
+            guard let seconds = CivilTime.secondsSinceReference(appleText: text) else {
+                throw PropertyListError(.invalidDate, "\"\(shown())\" is not a date YYYY-MM-DDTHH:MM:SSZ")
+            }
+            return .date(Date(timeIntervalSinceReferenceDate: seconds))
+        case .data:
+            guard let data = StrictBase64.decode(text, skippingWhitespace: true) else {
+                throw PropertyListError(.invalidData, "<data> is not padded base64")
+            }
+            // dataLimitExceeded
+            guard data.count <= limits.maxDataBytes else {
+                throw PropertyListError(.dataLimitExceeded, "data of \(data.count) bytes, over the limit of \(limits.maxDataBytes)")
+            }
+            return .data(data)
+        case .key:
+            preconditionFailure("keys are not values")
+        }
+    }
+
+    /// A `String` of text libxml2 handed over: UTF-8 that is valid already
+    /// (the whole document was validated before parsing, and libxml2 writes
+    /// what it decodes as UTF-8), so it is copied without being validated again
+    /// (measured: validating each string was 9% of decoding unicode.xml).
+    @inline(__always)
+    static func string(checkedUTF8 text: Span<UInt8>) -> String {
+        text.stringOfValidatedUTF8()
+    }
+
+    /// leadingByteOrderMark: Apple's parser drops a U+FEFF at the start of a string
+    /// or key (written raw or as `&#xFEFF;`) while libxml2 keeps it, so such text
+    /// would read differently; it is refused.
+    static func checkLeadingByteOrderMark(utf8 text: Span<UInt8>) throws(PropertyListError) {
+        // U+FEFF is EF BB BF in UTF-8 (it has no decomposition, so no other spelling exists).
+        guard text.count >= 3, text[0] == 0xEF, text[1] == 0xBB, text[2] == 0xBF else { return }
+        throw PropertyListError(.leadingByteOrderMark, "text starting with U+FEFF, which Apple's parser drops")
+    }
+
+    /// An optional sign, then decimal digits (leading zeros are decimal, not octal)
+    /// or `0x`/`0X` and hexadecimal digits; no whitespace.
+    /// 10^0 … 10^22, every one an exact double.
+    private static let exactPowersOfTen: [Double] = (0...22).map { exponent in
+        var value = 1.0
+        for _ in 0..<exponent { value *= 10 }
+        return value
+    }
+
+    static func integer(_ text: Span<UInt8>) -> PropertyListInteger? {
+        var i = 0
+        var negative = false
+        if i < text.count, text[i] == UInt8(ascii: "-") || text[i] == UInt8(ascii: "+") {
+            negative = text[i] == UInt8(ascii: "-")
+            i += 1
+        }
+        var radix: UInt64 = 10
+        if i + 1 < text.count, text[i] == UInt8(ascii: "0"), text[i + 1] | 0x20 == UInt8(ascii: "x") {
+            radix = 16
+            i += 2
+        }
+        guard i < text.count else { return nil }
+        var magnitude: UInt64 = 0
+        if radix == 10 {
+            // The first 18 decimal digits cannot overflow: no checks per digit
+            // (any further ones go through the checked loop below).
+            let fastEnd = min(text.count, i + 18)
+            while i < fastEnd {
+                let digit = text[i] &- UInt8(ascii: "0")
+                guard digit < 10 else { return nil }
+                magnitude = magnitude &* 10 &+ UInt64(digit)
+                i += 1
+            }
+        }
+        while i < text.count {
+            let byte = text[i]
+            let digit: UInt64
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt64(byte &- UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f") where radix == 16: digit = UInt64(byte &- UInt8(ascii: "a") &+ 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F") where radix == 16: digit = UInt64(byte &- UInt8(ascii: "A") &+ 10)
+            default: return nil
+            }
+            let (shifted, overflow) = magnitude.multipliedReportingOverflow(by: radix)
+            let (sum, carry) = shifted.addingReportingOverflow(digit)
+            guard !overflow, !carry else { return nil }
+            magnitude = sum
+            i += 1
+        }
+        if !negative { return PropertyListInteger(magnitude) }
+        if magnitude <= UInt64(Int64.max) { return PropertyListInteger(-Int64(magnitude)) }
+        return magnitude == UInt64(Int64.max) + 1 ? PropertyListInteger(Int64.min) : nil
+    }
+
+    /// A finite decimal number (optional sign, digits, fraction, exponent), or,
+    /// in any letter case, `nan` (unsigned) or `inf`, `infinity` with an
+    /// optional sign: CoreFoundation's spellings (invalidReal).
+    static func real(_ text: Span<UInt8>) -> Double? {
+        var i = 0
+        func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+        // The digits, as an integer while at most 19 of them are significant.
+        var mantissa: UInt64 = 0
+        var significant = 0
+        func digits(fraction: Bool) -> Int {
+            let start = i
+            while i < text.count, isDigit(text[i]) {
+                if mantissa != 0 || text[i] != UInt8(ascii: "0") {
+                    significant += 1
+                    if significant <= 19 { mantissa = mantissa &* 10 &+ UInt64(text[i] &- UInt8(ascii: "0")) }
+                }
+                if fraction && significant <= 19 { scale -= 1 }
+                i += 1
+            }
+            return i - start
+        }
+        func skip(_ a: UInt8, or b: UInt8 = 0) -> Bool {
+            guard i < text.count, text[i] == a || (b != 0 && text[i] == b) else { return false }
+            i += 1
+            return true
+        }
+        var scale = 0
+        let negative = i < text.count && text[i] == UInt8(ascii: "-")
+        _ = skip(UInt8(ascii: "+"), or: UInt8(ascii: "-"))
+        if i < text.count, !isDigit(text[i]), text[i] != UInt8(ascii: ".") {
+            switch text.decodedString.lowercased() {
+            case "nan": return .nan
+            case "inf", "+inf", "infinity", "+infinity": return .infinity
+            case "-inf", "-infinity": return -.infinity
+            default: return nil
+            }
+        }
+        let whole = digits(fraction: false)
+        if significant > 19 { scale += significant - 19 }
+        var fraction = 0
+        if skip(UInt8(ascii: ".")) { fraction = digits(fraction: true) }
+        guard whole > 0 || fraction > 0 else { return nil }
+        var exponentIsSmall = true
+        if skip(UInt8(ascii: "e"), or: UInt8(ascii: "E")) {
+            let exponentNegative = i < text.count && text[i] == UInt8(ascii: "-")
+            _ = skip(UInt8(ascii: "+"), or: UInt8(ascii: "-"))
+            let start = i
+            var exponent = 0
+            while i < text.count, isDigit(text[i]) {
+                if exponent < 10_000 { exponent = exponent * 10 + Int(text[i] &- UInt8(ascii: "0")) } else { exponentIsSmall = false }
+                i += 1
+            }
+            guard i > start else { return nil }
+            scale += exponentNegative ? -exponent : exponent
+        }
+        guard i == text.count else { return nil }
+        // Clinger's fast path: a mantissa below 2^53 and a power of ten up to
+        // 10^22 are both exact doubles, so one multiplication or division
+        // rounds correctly. Anything else goes to the C library's strtod.
+        if exponentIsSmall, significant <= 19, mantissa < 1 << 53, scale >= -22, scale <= 22 {
+            var value = Double(mantissa)
+            value = scale < 0 ? value / exactPowersOfTen[-scale] : value * exactPowersOfTen[scale]
+            return negative ? -value : value
+        }
+        guard i == text.count, let value = Double(text.decodedString), value.isFinite else { return nil }
+        return value
+    }
+}
