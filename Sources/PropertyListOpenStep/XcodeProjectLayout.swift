@@ -90,7 +90,8 @@ struct XcodeProjectLayout {
     static func parts(of value: PropertyListValue) -> (root: PropertyListDictionary, objects: PropertyListDictionary)? {
         guard case .dictionary(let root) = value, case .dictionary(let objects)? = root["objects"],
               case .string? = root["rootObject"],
-              objects.values.allSatisfy({ if case .string? = $0["isa"] { return true }; return false }) else { return nil }
+              // A class name that cannot stand in a section's comment: the generic layout.
+              objects.values.allSatisfy({ if case .string(let isa)? = $0["isa"] { return isCommentable(isa) }; return false }) else { return nil }
         return (root, objects)
     }
 
@@ -150,6 +151,16 @@ struct XcodeProjectLayout {
     }
 
     // MARK: Comments
+
+    /// Whether `text` can stand inside `/* … */` (commentSafety): not holding
+    /// `*/`, which would end the comment early, nor a character no
+    /// human-readable output shows raw (a NUL would make the file read as
+    /// binary; a line or bidirectional control would forge what a reviewer
+    /// sees). Comments are regenerated from the value, so one left out loses
+    /// nothing.
+    static func isCommentable(_ text: String) -> Bool {
+        !text.contains("*/") && !text.unicodeScalars.contains(where: JSONText.isUnreadable)
+    }
 
     /// The comment Xcode writes after a reference to `id`, or nil for none.
     func comment(for id: String) -> String? {
@@ -352,8 +363,8 @@ private struct Writer {
     /// are charged too: one long name referred to many times must not expand
     /// the output past the budget.
     private mutating func reference(_ id: String) throws(PropertyListError) -> String {
-        // A comment holding "*/" would end early: such an object is written without one.
-        guard let comment = layout.comment(for: id), !comment.contains("*/") else { return XcodeProjectLayout.text(id) }
+        // commentSafety: a comment that could not stand in the file is left out.
+        guard let comment = layout.comment(for: id), XcodeProjectLayout.isCommentable(comment) else { return XcodeProjectLayout.text(id) }
         try meter.charge(depth: 0, payload: comment.utf8.count)
         return XcodeProjectLayout.text(id) + " /* " + comment + " */"
     }

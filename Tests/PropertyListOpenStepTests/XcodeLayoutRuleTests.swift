@@ -265,6 +265,25 @@ struct XcodeLayoutRuleTests {
         }
     }
 
+    @Test("commentSafety: a comment that would hold */, a NUL, a line or bidirectional control is left out; such an isa takes the generic layout")
+    func commentSafety() throws {
+        for name in ["a */ b", "nul\u{0}here", "line\nbreak", "esc\u{1B}[2J", "rtl\u{202E}gpj.exe", "sep\u{2028}x", "c1\u{85}"] {
+            let value: PropertyListValue = ["objects": ["A": ["isa": "PBXGroup", "name": .string(name)], "B": ["isa": "PBXGroup", "children": ["A"]]], "rootObject": "B"]
+            let written = try Self.write(value)
+            #expect(written.contains("\t\t\t\tA,\n"), "\(name.debugDescription) → \(written)")
+            #expect(!written.contains("/* " + name), "\(name.debugDescription)")
+            #expect(try OpenStepReader().read(Data(written.utf8)) == value)
+            // As a section's class name: not a project, so the generic layout, which reads back too.
+            let odd: PropertyListValue = ["objects": ["A": ["isa": .string(name)]], "rootObject": "A"]
+            #expect(!XcodeProject.isProject(odd), "\(name.debugDescription)")
+            #expect(throws: PropertyListError(.unrepresentableValue, "")) { try Self.write(odd) }
+            #expect(try OpenStepReader().read(OpenStepWriter().write(odd)) == odd)
+        }
+        // A harmless name keeps its comment.
+        let plain: PropertyListValue = ["objects": ["A": ["isa": "PBXGroup", "name": "Süß * / x"], "B": ["isa": "PBXGroup", "children": ["A"]]], "rootObject": "B"]
+        #expect(try Self.write(plain).contains("A /* Süß * / x */,\n"))
+    }
+
     @Test("a package's name: the repository URL's last component without its extension")
     func packageNames() throws {
         for (url, name) in [("https://github.com/realm/realm-swift.git", "realm-swift"), ("https://github.com/groue/GRMustache.swift", "GRMustache"),
