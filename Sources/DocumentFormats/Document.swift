@@ -3,25 +3,7 @@ public import FoundationEssentials
 import PropertyListXML
 import PropertyListOpenStep
 import TypedJSON
-
-/// The serialised forms of a whole property list that this package both reads
-/// and writes, and tells apart from their first bytes.
-public enum PropertyListFormat: String, Sendable, Hashable, CaseIterable {
-    /// Apple's binary property list, `bplist00`.
-    case binary
-    /// Apple's XML property list.
-    case xml
-
-    /// Recognises the format from the first bytes, without parsing: `bplist`
-    /// means binary (`BinaryPropertyListReader.hasMagic`); `<` after an optional
-    /// byte-order mark and whitespace means XML (`XMLPropertyListReader.looksLikeXML`).
-    /// Nil for anything else.
-    public static func detect(_ bytes: some Collection<UInt8>) -> PropertyListFormat? {
-        if BinaryPropertyListReader.hasMagic(bytes) { return .binary }
-        if XMLPropertyListReader.looksLikeXML(bytes) { return .xml }
-        return nil
-    }
-}
+import UserInfo
 
 /// Whole documents in any format: the one place that detects a format and
 /// picks its reader or writer (Specs/architecture.md, "Format layer"). The
@@ -33,33 +15,6 @@ public enum PropertyListFormat: String, Sendable, Hashable, CaseIterable {
 /// let xml = try Document.write(plist, as: .xml)
 /// ```
 public enum Document {
-    /// The forms a property list can be written in: both property-list formats,
-    /// plain JSON (as `plutil -convert json`) and the lossless typed JSON.
-    public enum OutputFormat: String, Sendable, Hashable, CaseIterable {
-        /// Apple's binary property list, `bplist00`.
-        case binary
-        /// Apple's XML property list.
-        case xml
-        /// Plain JSON: only what JSON can hold (Specs/plain-json.md).
-        case json
-        /// Typed JSON, indented, ending in a newline (Specs/typed-json.md).
-        case typedJSON
-        /// OpenStep text (Specs/openstep.md, "Writer").
-        case openStep
-        /// A `.strings` file: a dictionary of strings (Specs/openstep.md, "Writer").
-        case strings
-        /// An Xcode project file in Xcode's layout (Specs/openstep.md, "Xcode projects").
-        case xcodeProject
-
-        /// The output format of a property-list format.
-        public init(_ format: PropertyListFormat) {
-            switch format {
-            case .binary: self = .binary
-            case .xml: self = .xml
-            }
-        }
-    }
-
     /// Reads a property list in whichever format the bytes are in.
     ///
     /// - Throws: ``PropertyListError``; ``ErrorCode/unknownFormat`` when the
@@ -70,19 +25,38 @@ public enum Document {
 
     /// Reads a property list in whichever format the bytes are in.
     public static func read(any data: Data, limits: PropertyListLimits = .default) throws(PropertyListError) -> PropertyListValue {
-        switch try format(of: data) {
-        case .binary: return try BinaryPropertyListReader(limits: limits).read(data)
-        case .xml: return try XMLPropertyListReader(limits: limits).read(data)
-        }
+        // format(of:) passes binary and XML only.
+        if try format(of: data) == .binary { return try BinaryPropertyListReader(limits: limits).read(data) }
+        return try XMLPropertyListReader(limits: limits).read(data)
     }
 
-    /// Reads a property list in a known format.
-    public static func read(_ bytes: [UInt8], as format: PropertyListFormat,
+    /// Reads a property list in a known format: any that holds one
+    /// (``DocumentFormat/holdsPropertyList``); OpenStep, `.strings` and
+    /// project text alike, in any encoding the OpenStep reader reads.
+    ///
+    /// - Throws: ``PropertyListError`` of the format's reader;
+    ///   ``ErrorCode/unknownFormat`` for an MP userInfo or an activity
+    ///   container, which hold no property list.
+    public static func read(_ bytes: [UInt8], as format: DocumentFormat,
                             limits: PropertyListLimits = .default) throws(PropertyListError) -> PropertyListValue {
         switch format {
         case .binary: return try BinaryPropertyListReader(limits: limits).read(bytes)
         case .xml: return try XMLPropertyListReader(limits: limits).read(bytes)
+        case .json: return try readJSON(bytes, limits: limits)
+        case .typedJSON:
+            do throws(UserInfoError) { return try TypedJSONReader(limits: limits).readPropertyList(Data(bytes)) } catch {
+                // The same code, reason, place and key path (the typed-JSON reader reports in userInfo terms).
+                throw error.underlying ?? PropertyListError(error.code, error.reason, at: error.location, keyPath: error.keyPath)
+            }
+        case .openStep, .strings, .xcodeProject: return try OpenStepReader(limits: limits).read(Data(bytes))
+        case .mpUserInfo, .activityContainer: throw notPropertyList(format)
         }
+    }
+
+    /// unknownFormat: a Handoff wire form asked for as a property list.
+    static func notPropertyList(_ format: DocumentFormat) -> PropertyListError {
+        PropertyListError(.unknownFormat, "\(format == .mpUserInfo ? "an MP userInfo" : "an activity container") holds \(format == .mpUserInfo ? "a userInfo" : "an activity"), not a property list (UserInfoWireForm, WireDocuments)",
+                          at: .byteOffset(0))
     }
 
     /// Writes a property list in `format`, within `limits.maxDepth` and
@@ -101,7 +75,7 @@ public enum Document {
     /// blank lines and other entries stay as they were (Specs/openstep.md,
     /// "Editing a `.strings` file"); an Xcode project keeps the comments Xcode
     /// writes in more than one way as the original recorded them.
-    public static func writeBytes(_ value: PropertyListValue, as format: OutputFormat,
+    public static func writeBytes(_ value: PropertyListValue, as format: DocumentFormat,
                                   limits: PropertyListLimits = .default, keyOrder: KeyOrder = .sorted,
                                   readable: Bool = false, compact: Bool = false,
                                   projectName: String = "", textEncoding: TextEncoding = .utf8,
@@ -131,6 +105,8 @@ public enum Document {
                 return edited
             }
             return try writer.writeBytes(value)
+        case .mpUserInfo, .activityContainer:
+            throw notPropertyList(format)
         }
     }
 
@@ -157,7 +133,7 @@ public enum Document {
     }
 
     /// The name of the `.xcodeproj` a project file belongs to, for
-    /// ``OutputFormat/xcodeProject`` (Specs/openstep.md, "Xcode projects"):
+    /// ``DocumentFormat/xcodeProject`` (Specs/openstep.md, "Xcode projects"):
     /// `given` when there is one; else the name in `path`
     /// (`Planner.xcodeproj/project.pbxproj` → `Planner`); else the name the
     /// input's own text records (`Build configuration list for PBXProject
@@ -167,16 +143,16 @@ public enum Document {
     }
 
     /// Writes a property list in `format` (see ``writeBytes(_:as:limits:)``).
-    public static func write(_ value: PropertyListValue, as format: OutputFormat,
+    public static func write(_ value: PropertyListValue, as format: DocumentFormat,
                              limits: PropertyListLimits = .default) throws(PropertyListError) -> Data {
         // The binary and XML writers build bytes and wrap them in Data the same way.
         Data(try writeBytes(value, as: format, limits: limits))
     }
 
     /// The format of `bytes`, or ``ErrorCode/unknownFormat``.
-    private static func format(of bytes: some Collection<UInt8>) throws(PropertyListError) -> PropertyListFormat {
+    private static func format(of bytes: some Collection<UInt8>) throws(PropertyListError) -> DocumentFormat {
         // unknownFormat: neither binary nor XML.
-        guard let format = PropertyListFormat.detect(bytes) else {
+        guard let format = DocumentFormat.detect(bytes), format == .binary || format == .xml else {
             throw PropertyListError(.unknownFormat, "not a property list (neither binary nor XML)", at: .byteOffset(0))
         }
         return format

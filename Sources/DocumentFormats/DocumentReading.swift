@@ -11,11 +11,11 @@ extension Document {
     public struct Reading: Sendable {
         /// The property list.
         public var value: PropertyListValue
-        /// The format the document came in: ``OutputFormat/binary``, ``OutputFormat/xml``,
-        /// ``OutputFormat/json``, ``OutputFormat/strings`` (a `.strings` file),
-        /// ``OutputFormat/xcodeProject`` (a project file: `// !$*UTF8*$!` and a
-        /// project's objects) or ``OutputFormat/openStep`` (any other OpenStep text).
-        public var format: OutputFormat
+        /// The format the document came in: ``DocumentFormat/binary``, ``DocumentFormat/xml``,
+        /// ``DocumentFormat/json``, ``DocumentFormat/strings`` (a `.strings` file),
+        /// ``DocumentFormat/xcodeProject`` (a project file: `// !$*UTF8*$!` and a
+        /// project's objects) or ``DocumentFormat/openStep`` (any other OpenStep text).
+        public var format: DocumentFormat
         /// How an OpenStep text was encoded (nil for the other formats, which
         /// are written in their one encoding).
         public var textEncoding: TextEncoding?
@@ -26,7 +26,7 @@ extension Document {
         var recordedComments: [String: String] = [:]
 
         /// A document read by other means (typed JSON, say).
-        public init(value: PropertyListValue, format: OutputFormat, textEncoding: TextEncoding? = nil) {
+        public init(value: PropertyListValue, format: DocumentFormat, textEncoding: TextEncoding? = nil) {
             (self.value, self.format, self.textEncoding) = (value, format, textEncoding)
         }
     }
@@ -65,7 +65,7 @@ extension Document {
     }
 
     /// What the first character of a document says it is (``detectText(_:)``).
-    public enum DetectedFormat: Sendable, Hashable {
+    public enum Detection: Sendable, Hashable {
         /// `bplist`.
         case binary
         /// `<` followed by anything but what OpenStep data and typed values
@@ -89,7 +89,7 @@ extension Document {
     /// data and `<*…>` values), `[` JSON, `{` or `"` OpenStep or JSON, anything
     /// else OpenStep; UTF-8 holding a NUL byte in its first 4 KiB is binary data
     /// in no format we read. Nothing is parsed.
-    public static func detectText(_ bytes: [UInt8]) -> DetectedFormat {
+    public static func detectText(_ bytes: [UInt8]) -> Detection {
         if BinaryPropertyListReader.hasMagic(bytes) { return .binary }
         let (encoding, markLength) = TextEncoding.detect(bytes)
         // UTF-16 without a mark: `<` and NUL in either order (only an XML
@@ -126,7 +126,7 @@ extension Document {
 
     /// JSON in UTF-8, after a UTF-8 byte-order mark, or in UTF-16 after its mark
     /// (as `plutil` reads it); the JSON reader sees UTF-8.
-    private static func readJSON(_ bytes: [UInt8], limits: PropertyListLimits) throws(PropertyListError) -> PropertyListValue {
+    static func readJSON(_ bytes: [UInt8], limits: PropertyListLimits) throws(PropertyListError) -> PropertyListValue {
         let (encoding, markLength) = TextEncoding.detect(bytes)
         switch encoding {
         case .utf8: return try PlainJSONReader(limits: limits).read(Data(bytes))
@@ -143,7 +143,7 @@ extension Document {
 
     private static func readOpenStep(_ bytes: [UInt8], limits: PropertyListLimits) throws(PropertyListError) -> Reading {
         let text = try OpenStepReader(limits: limits).readText(bytes)
-        let format: OutputFormat
+        let format: DocumentFormat
         if text.isStringsFile {
             format = .strings
         } else if XcodeProject.isProject(text.value), XcodeProject.hasHeader(bytes) {

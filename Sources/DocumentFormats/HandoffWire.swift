@@ -5,24 +5,6 @@ import MPUserInfo
 public import PropertyList
 public import UserInfo
 
-/// Apple's Handoff wire forms, told apart from property lists by their first
-/// bytes (Specs/architecture.md, "Format layer"): an MP userInfo starts with
-/// `MP`, an activity container with one of its three headers. Neither can be
-/// mistaken for a binary (`bplist`) or XML (`<`) property list.
-public enum WireFormat: String, Sendable, Hashable, CaseIterable {
-    /// Apple's "MP" MessagePack userInfo (Specs/mp-userinfo.md).
-    case mpUserInfo
-    /// Apple's activity container (Specs/activity-container.md).
-    case activityContainer
-
-    /// The wire form of `bytes`, or nil for anything else (property lists included).
-    public static func detect(_ bytes: some Collection<UInt8>) -> WireFormat? {
-        if MPUserInfoReader.hasMagic(bytes) { return .mpUserInfo }
-        if ActivityContainerReader.hasHeader(bytes) { return .activityContainer }
-        return nil
-    }
-}
-
 /// The forms a userInfo travels in inside the activity container
 /// (Specs/payload.md, "Wire form").
 public enum UserInfoWireForm: String, Sendable, Hashable, CaseIterable {

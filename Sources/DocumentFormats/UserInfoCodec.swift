@@ -24,11 +24,11 @@ public struct UserInfoCodec: Sendable {
     /// - Throws: ``UserInfoError``; in the plain profile ``ErrorCode/notPlistNative``
     ///   names the key path of a null, set, UUID or URL.
     public func encode(_ value: UserInfoValue, profile: UserInfoProfile = .keyedArchive,
-                       format: PropertyListFormat = .binary) throws(UserInfoError) -> Data {
+                       format: DocumentFormat = .binary) throws(UserInfoError) -> Data {
         let plist = try profile.propertyList(from: value)
         do throws(PropertyListError) {
             // An archive's own property list nests four deep, whatever the userInfo's depth.
-            return try Document.write(plist, as: Document.OutputFormat(format))
+            return try Document.write(plist, as: format)
         } catch {
             throw UserInfoError(error)
         }

@@ -400,7 +400,7 @@ struct UserInfoRoundTrip {
     var expandedSize: Int?
 
     func check(_ value: UserInfoValue) throws(FuzzFinding) {
-        for format in [PropertyListFormat.binary, .xml] {
+        for format in [DocumentFormat.binary, .xml] {
             for profile in UserInfoProfile.allCases {
                 let encoded: Data
                 do {

@@ -17,8 +17,7 @@ public enum WireDocuments {
     ///
     /// - Throws: the container's, the userInfo's or the writer's error.
     public static func typedJSON(_ bytes: [UInt8]) throws -> [UInt8]? {
-        switch WireFormat.detect(bytes) {
-        case nil: return nil
+        switch DocumentFormat.detect(bytes) {
         case .mpUserInfo:
             return try Document.typedJSON(.dictionary(try userInfo(mp: bytes)))
         case .activityContainer:
@@ -30,6 +29,7 @@ public enum WireDocuments {
             case .errorPacket(let archive):
                 return try Document.typedJSON(.dictionary(["errorPacket": .data(archive)]))
             }
+        default: return nil
         }
     }
 
@@ -37,8 +37,7 @@ public enum WireDocuments {
     ///
     /// - Throws: the container's or the userInfo's error.
     public static func description(_ bytes: [UInt8]) throws -> String? {
-        switch WireFormat.detect(bytes) {
-        case nil: return nil
+        switch DocumentFormat.detect(bytes) {
         case .mpUserInfo: return UserInfoValue.dictionary(try userInfo(mp: bytes)).description
         case .activityContainer:
             let (container, details) = try ActivityContainerReader(maxBytes: maxContainerBytes).inspect(Data(bytes))
@@ -76,6 +75,7 @@ public enum WireDocuments {
                 }
             }
             return text
+        default: return nil
         }
     }
 

@@ -60,8 +60,8 @@ func now() -> Double {
 typealias Iteration = (_ sink: inout [Any]) throws -> Int
 
 func iteration(op: String, format name: String, documents: [[UInt8]]) throws -> Iteration {
-    guard let format = PropertyListFormat(rawValue: name) else { throw Usage(description: "FORMAT is binary or xml") }
-    let output = Document.OutputFormat(format)
+    guard let format = DocumentFormat(rawValue: name) else { throw Usage(description: "FORMAT is binary or xml") }
+    let output = format
     switch op {
     case "decode":
         return { sink in
@@ -170,7 +170,7 @@ func rebuild(_ value: UserInfoValue) -> UserInfoValue {
 }
 
 /// The documents as userInfo dictionaries (plain profile: the property list is the userInfo).
-func userInfos(_ documents: [[UInt8]], format: PropertyListFormat) throws -> [UserInfoDictionary] {
+func userInfos(_ documents: [[UInt8]], format: DocumentFormat) throws -> [UserInfoDictionary] {
     try documents.map { document in
         let value = try UserInfoProfile.plain.userInfo(from: try Document.read(document, as: format), limits: .default, inputBytes: document.count)
         guard case .dictionary(let dictionary) = value else { throw Usage(description: "a document is not a dictionary") }

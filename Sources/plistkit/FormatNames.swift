@@ -1,9 +1,29 @@
 import ArgumentParser
 import DocumentFormats
 
-// The format names of the command line, as plutil spells them; reading and
+// The format names of the command line, as plutil spells them: each verb's
+// set of names is an enum of its own (so that its help lists only those), and
+// every name means the one `DocumentFormat` of the table below. Reading and
 // writing go through DocumentFormats (`Document`), the one place that knows
 // every format.
+
+extension DocumentFormat {
+    /// The format a command-line name means (`binary1`, `xml1`, `json`,
+    /// `typed-json`, `openstep`, `strings`, `pbxproj`);
+    /// nil for any other name (`swift`, `objc`, `raw` are outputs of their own).
+    init?(commandLineName name: String) {
+        switch name {
+        case "binary1": self = .binary
+        case "xml1": self = .xml
+        case "json": self = .json
+        case "typed-json": self = .typedJSON
+        case "openstep": self = .openStep
+        case "strings": self = .strings
+        case "pbxproj": self = .xcodeProject
+        default: return nil
+        }
+    }
+}
 
 /// The formats `convert` writes (plus typed JSON).
 enum ConvertFormat: String, CaseIterable, ExpressibleByArgument {
@@ -13,28 +33,12 @@ enum ConvertFormat: String, CaseIterable, ExpressibleByArgument {
     case swift, objc
 
     /// The document format; nil for the literal outputs (``LiteralOutput``).
-    var output: Document.OutputFormat? {
-        switch self {
-        case .binary1: return .binary
-        case .xml1: return .xml
-        case .json: return .json
-        case .typedJSON: return .typedJSON
-        case .openstep: return .openStep
-        case .strings: return .strings
-        case .pbxproj: return .xcodeProject
-        case .swift, .objc: return nil
-        }
-    }
+    var output: DocumentFormat? { DocumentFormat(commandLineName: rawValue) }
 }
 
 /// The formats `archive` writes.
 enum ArchiveFormat: String, CaseIterable, ExpressibleByArgument {
     case binary1, xml1
 
-    var output: Document.OutputFormat {
-        switch self {
-        case .binary1: return .binary
-        case .xml1: return .xml
-        }
-    }
+    var output: DocumentFormat { DocumentFormat(commandLineName: rawValue)! }
 }

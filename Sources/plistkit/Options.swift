@@ -128,7 +128,7 @@ struct StyleOptions: ParsableArguments {
 
     /// The key order for `format`: as given, else insertion order for a
     /// `.strings` file and sorted for everything else (Specs/plistkit.md, "Key order").
-    func keyOrder(for format: Document.OutputFormat) -> KeyOrder {
+    func keyOrder(for format: DocumentFormat) -> KeyOrder {
         switch keyOrderName {
         case .sorted?: return .sorted
         case .insertion?: return .insertion

@@ -59,7 +59,7 @@ struct DateRangeTests {
     @Test("the edges of the range travel through every format", arguments: edgeSeconds)
     func edges(seconds: Double) throws {
         let value: UserInfoValue = ["d": .date(Date(timeIntervalSinceReferenceDate: seconds))]
-        for format in [PropertyListFormat.binary, .xml] {
+        for format in [DocumentFormat.binary, .xml] {
             #expect(try UserInfoCodec().decode(UserInfoCodec().encode(value, format: format)) == value)
         }
         #expect(try TypedJSONReader().readUserInfo(try TypedJSONWriter().write(value)) == value)

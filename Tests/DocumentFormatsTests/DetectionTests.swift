@@ -3,6 +3,7 @@ import Foundation
 import PropertyList
 import PropertyListOpenStep
 import Testing
+import UserInfo
 
 /// The format layer's detection (Specs/plistkit.md, "Input formats";
 /// Specs/architecture.md, "Format layer"): the first character after a
@@ -15,7 +16,7 @@ struct DetectionTests {
 
     @Test("each first character names its format, in UTF-8 with and without a mark and in UTF-16 of both byte orders")
     func firstCharacter() throws {
-        let cases: [(String, Document.DetectedFormat)] = [
+        let cases: [(String, Document.Detection)] = [
             ("<?xml version=\"1.0\"?><plist/>", .xml), ("\n  <plist version=\"1.0\"><true/></plist>", .xml), ("<!DOCTYPE plist>", .xml),
             ("<0fa1 2b>", .openStep), ("<>", .openStep), ("<*I12>", .openStep), ("< 0f>", .openStep),
             ("[1, 2]", .json), ("{\"a\": 1}", .jsonOrOpenStep), ("\"a\" = \"b\";", .jsonOrOpenStep),
@@ -33,15 +34,15 @@ struct DetectionTests {
         #expect(Document.detectText(TextEncoding.utf16LittleEndian.encode("a = b;")) == .openStep)
         // UTF-16 without a mark: only XML declares it (and the XML reader refuses it by name).
         #expect(Document.detectText([0x3C, 0x00, 0x3F, 0x00]) == .xml)
-        #expect(PropertyListFormat.detect(Self.utf16("<plist/>", littleEndian: true)) == .xml)
-        #expect(PropertyListFormat.detect(Self.utf16("/* x */ \"a\" = \"b\";", littleEndian: false)) == nil)
-        #expect(PropertyListFormat.detect(Self.utf16(" \n\t<plist/>", littleEndian: false)) == .xml)
+        #expect(DocumentFormat.detect(Self.utf16("<plist/>", littleEndian: true)) == .xml)
+        #expect(DocumentFormat.detect(Self.utf16("/* x */ \"a\" = \"b\";", littleEndian: false)) == nil)
+        #expect(DocumentFormat.detect(Self.utf16(" \n\t<plist/>", littleEndian: false)) == .xml)
     }
 
     @Test("each format reads to its value and says what it was; an edit needs no more to write it back")
     func readings() throws {
         let xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\"><dict><key>a</key><string>b</string></dict></plist>\n"
-        let cases: [([UInt8], Document.OutputFormat, TextEncoding?)] = [
+        let cases: [([UInt8], DocumentFormat, TextEncoding?)] = [
             (Array(xml.utf8), .xml, nil),
             (Self.utf16(xml.replacingOccurrences(of: "UTF-8", with: "UTF-16"), littleEndian: true), .xml, nil),
             (Array("{\"a\": \"b\"}".utf8), .json, nil),
@@ -76,5 +77,30 @@ struct DetectionTests {
     func furtherError() throws {
         #expect(throws: PropertyListError(.invalidJSON, "")) { try Document.read(document: Array(#"{"a": [1, 2"#.utf8)) }
         #expect(throws: PropertyListError(.unexpectedCharacter, "")) { try Document.read(document: Array("{ a = (1, 2); b = c }".utf8)) }
+    }
+
+    @Test("one format name for every format: the magic ones detected, each that holds a property list read and written by name, the wire forms refused by name")
+    func oneFormatName() throws {
+        let mp = [UInt8](try UserInfoWireForm.mp.encode(["a": "b"]))
+        #expect(DocumentFormat.detect(Array("bplist00".utf8)) == .binary)
+        #expect(DocumentFormat.detect(mp) == .mpUserInfo)
+        #expect(DocumentFormat.detect([0x01, 0x00, 0x00, 0x00, 0x00]) == .activityContainer)
+        #expect(DocumentFormat.detect([0x0F, 0x00, 0x00, 0x00]) == .activityContainer)
+        #expect(DocumentFormat.detect(Array("\u{FEFF} <plist/>".utf8)) == .xml)
+        #expect(DocumentFormat.detect(Array("{ a = b; }".utf8)) == nil)
+        #expect(DocumentFormat.allCases.filter { !$0.holdsPropertyList } == [.mpUserInfo, .activityContainer])
+        let value: PropertyListValue = ["a": "b"]
+        for format in DocumentFormat.allCases where format.holdsPropertyList && format != .xcodeProject {
+            let bytes = try Document.writeBytes(value, as: format)
+            #expect(try Document.read(bytes, as: format) == value, "\(format)")
+        }
+        for format in DocumentFormat.allCases where !format.holdsPropertyList {
+            #expect(throws: PropertyListError(.unknownFormat, "")) { try Document.writeBytes(value, as: format) }
+            #expect(throws: PropertyListError(.unknownFormat, "")) { try Document.read(mp, as: format) }
+        }
+        // An MP userInfo is no property list for read(any:) either.
+        #expect(throws: PropertyListError(.unknownFormat, "")) { try Document.read(any: mp) }
+        // Typed JSON read by name keeps its reader's error code.
+        #expect(throws: PropertyListError(.invalidJSON, "")) { try Document.read(Array("{\"a\": ".utf8), as: .typedJSON) }
     }
 }

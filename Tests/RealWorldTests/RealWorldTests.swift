@@ -115,7 +115,7 @@ struct RealWorldTests {
 
     @Test("each kind is detected as what it is, wherever a byte-order mark puts the first character")
     func formatsDetected() throws {
-        let expected: [String: Set<Document.OutputFormat>] = [
+        let expected: [String: Set<DocumentFormat>] = [
             "pbxproj": [.xcodeProject], "strings": [.strings], "openstep": [.openStep],
             "xml": [.xml], "binary": [.binary], "archive": [.binary, .xml],
         ]

@@ -61,7 +61,7 @@ struct Convert: ParsableCommand {
         try reporting(file) {
             let bytes = try Files.read(file, limit: PropertyListLimits.default.maxInputBytes)
             // Apple's wire forms hold userInfo values, not a property list: typed JSON only.
-            if let wire = WireFormat.detect(bytes) {
+            if let wire = DocumentFormat.detect(bytes), !wire.holdsPropertyList {
                 guard format == .typedJSON else {
                     throw PropertyListError(.unrepresentableValue, "\(wire == .mpUserInfo ? "an MP userInfo" : "an activity container") converts to typed-json only (its values are userInfo values, not a property list)")
                 }

@@ -83,16 +83,7 @@ struct EditOutputOptions: ParsableArguments {
 
     enum EditFormat: String, ExpressibleByArgument {
         case binary1, xml1, json, openstep, strings, pbxproj
-        var output: Document.OutputFormat {
-            switch self {
-            case .binary1: return .binary
-            case .xml1: return .xml
-            case .json: return .json
-            case .openstep: return .openStep
-            case .strings: return .strings
-            case .pbxproj: return .xcodeProject
-            }
-        }
+        var output: DocumentFormat { DocumentFormat(commandLineName: rawValue)! }
     }
 
     func validate() throws {

@@ -39,15 +39,13 @@ struct Extract: ParsableCommand {
             let path = try PlutilKeyPath(parsing: keyPath)
             let value = try readDocument(file).value.value(at: path)
             try checkExpected(expect, value, at: path)
-            func document(_ format: Document.OutputFormat) throws -> [UInt8] {
+            func document(_ format: DocumentFormat) throws -> [UInt8] {
                 try Document.writeBytes(value, as: format, keyOrder: style.keyOrder(for: format), readable: style.readable, compact: style.compact)
             }
-            switch format {
-            case .raw: try output.write(Array(try Self.raw(value, at: path).utf8) + (noNewline ? [] : [0x0A]))
-            case .xml1: try output.write(try document(.xml))
-            case .binary1: try output.write(try document(.binary))
-            case .json: try output.write(try document(.json))
-            case .typedJSON: try output.write(try document(.typedJSON))
+            if let documentFormat = DocumentFormat(commandLineName: format.rawValue) {
+                try output.write(try document(documentFormat))
+            } else {  // raw
+                try output.write(Array(try Self.raw(value, at: path).utf8) + (noNewline ? [] : [0x0A]))
             }
         }
     }
