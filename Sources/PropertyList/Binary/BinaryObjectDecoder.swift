@@ -141,20 +141,6 @@ internal struct BinaryPropertyListDecoder: ~Copyable {
         /// The key path component of the member being decoded.
         var member: PropertyListKeyPath.Component { isDictionary ? .key(key) : .index(position) }
 
-        /// Where the reference of the member in progress is, the member
-        /// count, and whether this is a dictionary (and an indexed one).
-        @inline(__always)
-        func nextReference(referenceSize: Int) -> (slot: Int, count: Int, isDictionary: Bool, isIndexed: Bool) {
-            (references + position * referenceSize, count, isDictionary, isDictionary && dictionary.isIndexed)
-        }
-
-        /// The key of the member in progress.
-        @inline(__always)
-        mutating func setKey(_ key: String, hash: Int?) {
-            self.key = key
-            keyHash = hash
-        }
-
         /// Adds a member's value, measured at relative depth 0 (`base`,
         /// `nodes`, `height`), and checks the container's size so far.
         @inline(__always)
@@ -188,47 +174,60 @@ internal struct BinaryPropertyListDecoder: ~Copyable {
     private mutating func decodeObject(_ index: Int, depth: Int) throws(PropertyListError) -> Decoded {
         let first = try startLeaf(index, depth: depth)
         guard first.isContainer else { return first }
+        // The container in progress is a local (no index to check per member);
+        // its ancestors wait in `frames`, from `bottom` up.
         let bottom = frames.count
-        try open(index, depth: depth)
+        var current = try open(index, depth: depth)
         while true {
-            let top = frames.count - 1
-            if frames[top].position < frames[top].count {
+            if current.position < current.count {
                 // The next member: its key first (dictionaries), then its value.
                 // The container's own checks are located at the container, the
                 // member's at the member.
                 let child: Int
-                do { child = try nextMember(top) } catch { throw located(error, levels: top, from: bottom) }
+                do { child = try nextMember(&current) } catch { throw located(error, in: current, atMember: false, from: bottom) }
                 // A scalar goes straight into the container.
-                let memberDepth = frames[top].depth
+                let memberDepth = current.depth
                 let scalar: Scalar
-                do { scalar = try scalarMember(child, depth: memberDepth) } catch { throw located(error, levels: top + 1, from: bottom) }
+                do { scalar = try scalarMember(child, depth: memberDepth) } catch { throw located(error, in: current, atMember: true, from: bottom) }
                 if !scalar.isContainer {
-                    do { try add(scalar.value, base: scalar.base, nodes: 1, height: 0, to: top) } catch { throw located(error, levels: top, from: bottom) }
+                    do { try current.add(scalar.value, base: scalar.base, nodes: 1, height: 0, input: input) } catch {
+                        throw located(error, in: current, atMember: false, from: bottom)
+                    }
                     continue
                 }
                 let leaf: Decoded
-                do { leaf = try startLeaf(child, depth: memberDepth) } catch { throw located(error, levels: top + 1, from: bottom) }
+                do { leaf = try startLeaf(child, depth: memberDepth) } catch { throw located(error, in: current, atMember: true, from: bottom) }
                 if leaf.isContainer {
-                    do { try open(child, depth: memberDepth) } catch { throw located(error, levels: top + 1, from: bottom) }
+                    let opened: Frame
+                    do { opened = try open(child, depth: memberDepth) } catch { throw located(error, in: current, atMember: true, from: bottom) }
+                    frames.append(consume current)
+                    current = opened
                 } else {
-                    do { try addMember(leaf, to: top) } catch { throw located(error, levels: top, from: bottom) }
+                    do { try addMember(leaf, to: &current) } catch { throw located(error, in: current, atMember: false, from: bottom) }
                 }
             } else {
                 // The finished container is a member of its parent: its own
                 // checks are located at that member.
                 let decoded: Decoded
-                do { decoded = try finish(frames.removeLast()) } catch { throw located(error, levels: top, from: bottom) }
-                if top == bottom { return decoded }
-                do { try addMember(decoded, to: top - 1) } catch { throw located(error, levels: top - 1, from: bottom) }
+                do { decoded = try finish(consume current) } catch { throw located(error, from: bottom) }
+                if frames.count == bottom { return decoded }
+                current = frames.removeLast()
+                do { try addMember(decoded, to: &current) } catch { throw located(error, in: current, atMember: false, from: bottom) }
             }
         }
     }
 
     /// `error` with the key path through the members in progress of the
-    /// frames from `bottom` up to (not including) `levels`.
-    private func located(_ error: PropertyListError, levels: Int, from bottom: Int) -> PropertyListError {
+    /// waiting frames from `bottom` up, then (`atMember`) `current`'s.
+    private func located(_ error: PropertyListError, in current: borrowing Frame, atMember: Bool, from bottom: Int) -> PropertyListError {
+        located(atMember ? error.inside(current.member) : error, from: bottom)
+    }
+
+    /// `error` with the key path through the members in progress of the
+    /// waiting frames from `bottom` up.
+    private func located(_ error: PropertyListError, from bottom: Int) -> PropertyListError {
         var error = error
-        var level = levels - 1
+        var level = frames.count - 1
         while level >= bottom {
             error = error.inside(frames[level].member)
             level -= 1
@@ -325,7 +324,7 @@ internal struct BinaryPropertyListDecoder: ~Copyable {
 
     /// Opens the unvisited container `index` at container depth `depth`: its
     /// header checked, a frame for its members pushed onto `frames`.
-    private mutating func open(_ index: Int, depth: Int) throws(PropertyListError) {
+    private mutating func open(_ index: Int, depth: Int) throws(PropertyListError) -> Frame {
         objects[fact: index].state = .inProgress
         let start = try input.objectOffset(index)
         let isDictionary = input.bytes[start] & 0xF0 == 0xD0
@@ -336,33 +335,25 @@ internal struct BinaryPropertyListDecoder: ~Copyable {
         if isDictionary {
             try input.needReferences(count, at: references + count * input.referenceSize, for: start)
         }
-        frames.append(Frame(index: index, start: start, depth: depth + 1, isDictionary: isDictionary, count: count, references: references))
-        frames[frames.count - 1].reserveMembers()
+        var frame = Frame(index: index, start: start, depth: depth + 1, isDictionary: isDictionary, count: count, references: references)
+        frame.reserveMembers()
+        return frame
     }
 
     /// Reads the reference of `frame`'s member in progress, and for a
     /// dictionary decodes its key.
     @inline(__always)
-    private mutating func nextMember(_ level: Int) throws(PropertyListError) -> Int {
-        let (slot, count, isDictionary, isIndexed) = frames[level].nextReference(referenceSize: input.referenceSize)
-        guard isDictionary else { return try input.reference(at: slot) }
-        let (key, hash) = try decodeKey(try input.reference(at: slot), hashed: isIndexed)
-        frames[level].setKey(key, hash: hash)
-        return try input.reference(at: slot + count * input.referenceSize)
+    private mutating func nextMember(_ frame: inout Frame) throws(PropertyListError) -> Int {
+        let slot = frame.references + frame.position * input.referenceSize
+        guard frame.isDictionary else { return try input.reference(at: slot) }
+        (frame.key, frame.keyHash) = try decodeKey(try input.reference(at: slot), hashed: frame.dictionary.isIndexed)
+        return try input.reference(at: slot + frame.count * input.referenceSize)
     }
 
     /// Adds a decoded member to `frame` and checks the container's size so far.
     @inline(__always)
-    private mutating func addMember(_ member: Decoded, to level: Int) throws(PropertyListError) {
-        try add(member.value, base: member.base, nodes: member.nodes, height: member.height, to: level)
-    }
-
-    /// Adds a member's value, measured at relative depth 0 (`base`, `nodes`,
-    /// `height`), to the frame at `level` and checks the container's size so far.
-    @inline(__always)
-    private mutating func add(_ value: consuming PropertyListValue, base: Int, nodes: Int, height: Int,
-                              to level: Int) throws(PropertyListError) {
-        try frames[level].add(value, base: base, nodes: nodes, height: height, input: input)
+    private func addMember(_ member: Decoded, to frame: inout Frame) throws(PropertyListError) {
+        try frame.add(member.value, base: member.base, nodes: member.nodes, height: member.height, input: input)
     }
 
     /// The value of a container whose members are all decoded, checked and

@@ -136,7 +136,7 @@ extension BinaryInput {
     /// Transcodes `units` UTF-16BE code units at `from` (checked to lie in
     /// the input) to a String, refusing unpaired surrogates (``UTF16BigEndian``).
     func decodeUTF16BigEndian(from: Int, units: Int) throws(PropertyListError) -> String {
-        switch bytes.withBytes(in: from..<(from + 2 * units), { $0.utf16BigEndianString(units: units) }) {
+        switch bytes.utf16BigEndianString(at: from, units: units) {
         case .success(let string):
             return string
         case .failure(let surrogate):

@@ -216,26 +216,6 @@ extension RawSpan {
     @_spi(ByteKit) public func sameBytes(asUTF8Of string: String) -> Bool {
         string.withUTF8Span { sameBytes(as: $0.bytes) }
     }
-
-    /// UTF-16BE code units, transcoded to a `String` (``UTF16BigEndian``); on
-    /// an unpaired surrogate, its unit index.
-    @_spi(ByteKit) public func utf16BigEndianString(units: Int) -> Result<String, UnpairedSurrogate> {
-        precondition(units >= 0 && 2 * units <= byteCount)
-        return unsafe withUnsafeBytes { raw in
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: UTF16BigEndian.decodeCapacity(units: units)) { scratch in
-                switch UTF16BigEndian.decode(raw.baseAddress ?? UnsafeRawPointer(scratch.baseAddress!), units: units,
-                                             into: UnsafeMutableRawPointer(scratch.baseAddress!)) {
-                case .unpairedSurrogate(let unit):
-                    return .failure(UnpairedSurrogate(unit: unit))
-                case .utf8(let count, let isASCII):
-                    // The transcoder writes only well-formed UTF-8: copied without validating again
-                    // (measured: re-validation was a quarter of decoding unicode.bplist).
-                    let written = UnsafeBufferPointer(start: scratch.baseAddress!, count: count)
-                    return .success(String(copying: unsafe UTF8Span(unchecked: written.span, isKnownASCII: isASCII)))
-                }
-            }
-        }
-    }
 }
 
 extension Hasher {
