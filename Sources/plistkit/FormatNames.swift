@@ -32,7 +32,7 @@ enum ConvertFormat: String, CaseIterable, ExpressibleByArgument {
     case openstep, strings, pbxproj
     case swift, objc
 
-    /// The document format; nil for the literal outputs (``LiteralOutput``).
+    /// The document format; nil for the literal outputs (`LiteralSource`, in `DocumentFormats`).
     var output: DocumentFormat? { DocumentFormat(commandLineName: rawValue) }
 }
 
