@@ -23,6 +23,7 @@ bin=$(swift build -c release --package-path "$project/Fuzz" --scratch-path "$WOR
 for target in $("$project/Fuzz/run.sh" --list); do
   cp "$bin/$("$project/Fuzz/run.sh" --executable "$target")" "$OUT/$target"
   cp "$project/Fuzz/dictionaries/$target.dict" "$OUT/$target.dict"
+  rm -f "$OUT/${target}_seed_corpus.zip"
   (cd "$project/Corpus/$target" && zip -q -r "$OUT/${target}_seed_corpus.zip" .)
   printf '[libfuzzer]\nmax_len = 65536\ntimeout = 2\nrss_limit_mb = 2048\nmalloc_limit_mb = 256\n' > "$OUT/$target.options"
 done
