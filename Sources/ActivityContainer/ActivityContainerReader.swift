@@ -26,11 +26,15 @@ public struct ActivityContainerReader: Sendable {
     /// True when the first four bytes are a container header this reader knows
     /// (`01 00 00 00`, `01 01 00 00`, `0F 00 00 00`).
     public static func hasHeader(_ bytes: some Collection<UInt8>) -> Bool {
-        let first = Array(bytes.prefix(4))
-        guard first.count == 4 else { return false }
-        let header = UInt32(first[0]) | UInt32(first[1]) << 8 | UInt32(first[2]) << 16 | UInt32(first[3]) << 24
-        return [ActivityContainerLayout.activityHeader, ActivityContainerLayout.compressedActivityHeader,
-                ActivityContainerLayout.errorHeader].contains(header)
+        // Little-endian, read without copying (format detection calls this on every document).
+        var header: UInt32 = 0, shift: UInt32 = 0
+        for byte in bytes.prefix(4) {
+            header |= UInt32(byte) << shift
+            shift += 8
+        }
+        guard shift == 32 else { return false }
+        return header == ActivityContainerLayout.activityHeader || header == ActivityContainerLayout.compressedActivityHeader
+            || header == ActivityContainerLayout.errorHeader
     }
 
     /// Reads a container.

@@ -151,10 +151,10 @@ public enum Document {
 
     /// The format of `bytes`, or ``ErrorCode/unknownFormat``.
     private static func format(of bytes: some Collection<UInt8>) throws(PropertyListError) -> DocumentFormat {
+        // Only the two magics this path reads are tried (DocumentFormat.detect tries the wire forms too).
+        if BinaryPropertyListReader.hasMagic(bytes) { return .binary }
+        if XMLPropertyListReader.looksLikeXML(bytes) { return .xml }
         // unknownFormat: neither binary nor XML.
-        guard let format = DocumentFormat.detect(bytes), format == .binary || format == .xml else {
-            throw PropertyListError(.unknownFormat, "not a property list (neither binary nor XML)", at: .byteOffset(0))
-        }
-        return format
+        throw PropertyListError(.unknownFormat, "not a property list (neither binary nor XML)", at: .byteOffset(0))
     }
 }

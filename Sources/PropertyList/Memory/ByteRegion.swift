@@ -74,7 +74,7 @@
     /// instructions more per string: 40% of decoding unicode.bplist's strings).
     @inline(__always)
     @_spi(ByteKit) public func utf16BigEndianString(at offset: Int, units: Int) -> Result<String, UnpairedSurrogate> {
-        precondition(units >= 0 && units <= (count &- offset) / 2 && offset >= 0, "range out of the region")
+        precondition(offset >= 0 && offset <= count && units >= 0 && units <= (count &- offset) / 2, "range out of the region")
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: UTF16BigEndian.decodeCapacity(units: units)) { scratch in
             let source = base.map { $0 + offset } ?? UnsafeRawPointer(scratch.baseAddress!)
             switch UTF16BigEndian.decode(source, units: units, into: UnsafeMutableRawPointer(scratch.baseAddress!)) {
