@@ -53,8 +53,8 @@ public enum Document {
         }
     }
 
-    /// unknownFormat: a Handoff wire form asked for as a property list.
-    static func notPropertyList(_ format: DocumentFormat) -> PropertyListError {
+    /// unknownFormat: a Handoff wire form asked to be read as a property list.
+    private static func notPropertyList(_ format: DocumentFormat) -> PropertyListError {
         PropertyListError(.unknownFormat, "\(format == .mpUserInfo ? "an MP userInfo" : "an activity container") holds \(format == .mpUserInfo ? "a userInfo" : "an activity"), not a property list (UserInfoWireForm, WireDocuments)",
                           at: .byteOffset(0))
     }
@@ -106,7 +106,8 @@ public enum Document {
             }
             return try writer.writeBytes(value)
         case .mpUserInfo, .activityContainer:
-            throw notPropertyList(format)
+            // unrepresentableValue: a property list is not a userInfo or an activity.
+            throw PropertyListError(.unrepresentableValue, "a property list is not written as \(format == .mpUserInfo ? "an MP userInfo" : "an activity container") (UserInfoWireForm, WireDocuments write those)")
         }
     }
 

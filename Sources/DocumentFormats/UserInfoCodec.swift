@@ -19,12 +19,16 @@ public struct UserInfoCodec: Sendable {
     /// Creates a codec.
     public init(limits: PropertyListLimits = .default) { self.limits = limits }
 
-    /// Encodes `value` in `profile` as a property list in `format`.
+    /// Encodes `value` in `profile` as a property list in `format`, binary or XML.
     ///
     /// - Throws: ``UserInfoError``; in the plain profile ``ErrorCode/notPlistNative``
     ///   names the key path of a null, set, UUID or URL.
     public func encode(_ value: UserInfoValue, profile: UserInfoProfile = .keyedArchive,
                        format: DocumentFormat = .binary) throws(UserInfoError) -> Data {
+        // unrepresentableValue: a userInfo travels as a binary or an XML property list.
+        guard format == .binary || format == .xml else {
+            throw UserInfoError(.unrepresentableValue, "a userInfo is encoded as a binary or XML property list, not as \(format)")
+        }
         let plist = try profile.propertyList(from: value)
         do throws(PropertyListError) {
             // An archive's own property list nests four deep, whatever the userInfo's depth.

@@ -95,8 +95,17 @@ struct DetectionTests {
             #expect(try Document.read(bytes, as: format) == value, "\(format)")
         }
         for format in DocumentFormat.allCases where !format.holdsPropertyList {
-            #expect(throws: PropertyListError(.unknownFormat, "")) { try Document.writeBytes(value, as: format) }
+            #expect(throws: PropertyListError(.unrepresentableValue, "")) { try Document.writeBytes(value, as: format) }
             #expect(throws: PropertyListError(.unknownFormat, "")) { try Document.read(mp, as: format) }
+        }
+        // A userInfo is encoded as a binary or XML property list only (what decoding reads).
+        for format in DocumentFormat.allCases {
+            let encoded = Result { try UserInfoCodec().encode(["a": "b"], format: format) }
+            if format == .binary || format == .xml {
+                #expect(try UserInfoCodec().decode(encoded.get()) == ["a": "b"], "\(format)")
+            } else {
+                #expect(throws: UserInfoError(.unrepresentableValue, "")) { try encoded.get() }
+            }
         }
         // An MP userInfo is no property list for read(any:) either.
         #expect(throws: PropertyListError(.unknownFormat, "")) { try Document.read(any: mp) }
