@@ -7,13 +7,31 @@ import FoundationEssentials
 /// methods of the decoder (measured: a 144-byte memcpy per object).
 internal struct BinaryInput {
     let bytes: ByteRegion
-    let limits: PropertyListLimits
-    let offsetSize: Int
-    let referenceSize: Int
-    let objectCount: Int
+    /// The limits the pass checks (the others are checked here, once).
+    let limits: Limits
+    /// The width of an object reference, for word loads: a reference list
+    /// lies in the object area, which the offset table and the trailer follow.
+    let referenceWidth: BigEndianWidth
+    var referenceSize: Int { referenceWidth.bytes }
+    var offsetSize: Int { offsets.width.bytes }
+    /// The number of objects: the offset table's count, so that an object
+    /// number checked against it needs no second check to read its offset.
+    var objectCount: Int { offsets.count }
     let topObject: Int
+
+    /// The limits the decoding pass checks, kept apart from the others so
+    /// that the input stays small: it is moved into every call that reads
+    /// an object, and above 128 bytes a move is a call to `memcpy`.
+    struct Limits {
+        let maxDepth: Int
+        let maxCollectionCount: Int
+        let maxStringBytes: Int
+        let maxDataBytes: Int
+    }
     /// Where the offset table starts; also the end of the object area.
     let tableOffset: Int
+    /// The offset table: one offset per object, checked to lie in the input.
+    let offsets: BigEndianIntegers
     /// The largest expanded size the document may have (Specs/value-model.md,
     /// "Expanded size"), at most ``maxExpandedSize`` so that node counts pack.
     let expansionBudget: Int
@@ -23,7 +41,8 @@ internal struct BinaryInput {
     /// Parses and checks the header, trailer and offset table (Specs: "Trailer").
     init(_ bytes: ByteRegion, limits: PropertyListLimits) throws(PropertyListError) {
         self.bytes = bytes
-        self.limits = limits
+        self.limits = Limits(maxDepth: limits.maxDepth, maxCollectionCount: limits.maxCollectionCount,
+                             maxStringBytes: limits.maxStringBytes, maxDataBytes: limits.maxDataBytes)
         let size = bytes.count
 
         // inputTooLarge: the whole input is bounded before anything is read.
@@ -92,11 +111,12 @@ internal struct BinaryInput {
             throw PropertyListError(.badTrailer, "\(offsetSize)-byte offsets cannot reach the offset table at \(rawTable)", at: .byteOffset(trailer + 6))
         }
 
-        self.offsetSize = offsetSize
-        self.referenceSize = referenceSize
-        self.objectCount = Int(rawCount)
         self.topObject = Int(rawTop)
         self.tableOffset = Int(rawTable)
+        // The table was checked above to fill the bytes up to the trailer,
+        // whose 32 bytes give every entry a whole word.
+        self.offsets = bytes.integers(at: Int(rawTable), count: Int(rawCount), width: BigEndianWidth(bytes: offsetSize)!)!
+        self.referenceWidth = BigEndianWidth(bytes: referenceSize)!
         self.expansionBudget = min(limits.expansionBudget(inputBytes: bytes.count), Self.maxExpandedSize)
     }
 
@@ -176,7 +196,7 @@ internal struct BinaryInput {
     /// Reads an object reference at `offset` (already bounds-checked).
     @inline(__always)
     func reference(at offset: Int) throws(PropertyListError) -> Int {
-        let raw = loadBigEndian(at: offset, width: referenceSize)
+        let raw = bytes.load(referenceWidth, at: offset)
         // badReference: references are below the object count.
         guard raw < UInt64(objectCount) else {
             throw PropertyListError(.badReference, "reference to object \(raw), but there are \(objectCount)", at: .byteOffset(offset))
@@ -187,11 +207,10 @@ internal struct BinaryInput {
     /// Reads object `index`'s offset from the table.
     @inline(__always)
     func objectOffset(_ index: Int) throws(PropertyListError) -> Int {
-        let entry = tableOffset + index * offsetSize
-        let raw = loadBigEndian(at: entry, width: offsetSize)
+        let raw = offsets[index]
         // badObjectOffset: objects start after the header and before the offset table.
         guard raw >= UInt64(BinaryFormat.headerSize), raw < UInt64(tableOffset) else {
-            throw PropertyListError(.badObjectOffset, "object \(index) is at offset \(raw), outside the object area", at: .byteOffset(entry))
+            throw PropertyListError(.badObjectOffset, "object \(index) is at offset \(raw), outside the object area", at: .byteOffset(tableOffset + index * offsetSize))
         }
         return Int(raw)
     }
@@ -199,9 +218,11 @@ internal struct BinaryInput {
     // MARK: Loads (callers have checked the bounds)
 
     /// A big-endian unsigned integer of `width` bytes (1…8) at `offset`, which
-    /// the caller has checked lies inside the input.
+    /// the caller has checked lies inside the object area. The offset table
+    /// and the 32-byte trailer follow that area, so a whole word is there
+    /// (``ByteRegion/load(_:at:)``).
     @inline(__always)
     func loadBigEndian(at offset: Int, width: Int) -> UInt64 {
-        bytes.load(bigEndianAt: offset, width: width)
+        bytes.load(BigEndianWidth(bytes: width)!, at: offset)
     }
 }

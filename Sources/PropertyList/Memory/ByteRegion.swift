@@ -13,10 +13,14 @@
     @usableFromInline let base: UnsafeRawPointer?
     /// The number of bytes.
     @_spi(ByteKit) public let count: Int
+    /// The number of offsets at which a whole 8-byte word lies inside the
+    /// region (`count - 7`, or 0 when the region is shorter than a word).
+    @usableFromInline let wordStarts: Int
 
     @usableFromInline init(_ bytes: UnsafeRawBufferPointer) {
         base = bytes.baseAddress
         count = bytes.count
+        wordStarts = max(bytes.count - 7, 0)
     }
 
     /// The byte at `offset`, which the caller has checked is below ``count``.
@@ -51,6 +55,29 @@
             for i in 0..<width { value = value << 8 | UInt64(at.load(fromByteOffset: i, as: UInt8.self)) }
             return value
         }
+    }
+
+    /// A big-endian unsigned integer of `width` bytes at `offset`, read as the
+    /// top bytes of the 8-byte word there: one load and one shift, no branch
+    /// on the width. The whole word must lie inside the region (checked with
+    /// one comparison; a failure is a programming error): a caller uses it
+    /// where the format guarantees bytes after the integer, as the binary
+    /// format's trailer follows its offset table and reference lists.
+    @inlinable @inline(__always)
+    @_spi(ByteKit) public func load(_ width: BigEndianWidth, at offset: Int) -> UInt64 {
+        precondition(UInt(bitPattern: offset) < UInt(bitPattern: wordStarts), "word out of range")
+        return UInt64(bigEndian: (base.unsafelyUnwrapped + offset).loadUnaligned(as: UInt64.self)) &>> width.shift
+    }
+
+    /// The `count` big-endian integers of `width` bytes each that start at
+    /// `offset`, one after the other, with a whole 8-byte word inside the
+    /// region at each (see ``load(_:at:)``); nil otherwise. Checked here
+    /// once, so that reading one checks only its index.
+    @inlinable @inline(__always)
+    @_spi(ByteKit) public func integers(at offset: Int, count: Int, width: BigEndianWidth) -> BigEndianIntegers? {
+        guard offset >= 0, count >= 1, count <= (self.count &- offset) / width.bytes,
+              offset &+ (count &- 1) &* width.bytes < wordStarts else { return nil }
+        return BigEndianIntegers(base: base.unsafelyUnwrapped + offset, count: count, width: width)
     }
 
     /// True when `range` lies inside the region.
@@ -94,4 +121,54 @@
 @inlinable
 @_spi(ByteKit) public func withByteRegion<R, E: Error>(_ bytes: RawSpan, _ body: (ByteRegion) throws(E) -> R) throws(E) -> R {
     try bytes.withUnsafeBytes { (raw) throws(E) -> R in try body(ByteRegion(raw)) }
+}
+
+/// The width of a big-endian unsigned integer, 1…8 bytes, for the loads
+/// that read a whole word and shift (``ByteRegion/load(_:at:)``). Two bytes,
+/// so that the inputs holding it stay small enough to move without a call.
+@_spi(ByteKit) public struct BigEndianWidth {
+    @usableFromInline let storedBytes: UInt8
+    /// How far the 8-byte word is shifted right: `(8 - bytes) × 8`.
+    @usableFromInline let storedShift: UInt8
+
+    /// The width of `bytes` bytes; nil unless 1…8.
+    @inlinable
+    @_spi(ByteKit) public init?(bytes: Int) {
+        guard bytes >= 1, bytes <= 8 else { return nil }
+        storedBytes = UInt8(bytes)
+        storedShift = UInt8(8 - bytes) &* 8
+    }
+
+    /// The width in bytes (1…8).
+    @inlinable @_spi(ByteKit) public var bytes: Int { Int(storedBytes) }
+    @inlinable var shift: UInt64 { UInt64(storedShift) }
+}
+
+/// Big-endian unsigned integers of one width, one after the other inside a
+/// ``ByteRegion``: the binary format's offset table. Made only by
+/// ``ByteRegion/integers(at:count:width:)``, which checks that each lies
+/// inside the region with a whole word after its start, and valid as long as
+/// that region; reading one checks its index against ``count`` (one
+/// comparison) and is one load and one shift.
+@_spi(ByteKit) public struct BigEndianIntegers {
+    @usableFromInline let base: UnsafeRawPointer
+    /// The number of integers.
+    @_spi(ByteKit) public let count: Int
+    /// Their width.
+    @_spi(ByteKit) public let width: BigEndianWidth
+
+    @usableFromInline init(base: UnsafeRawPointer, count: Int, width: BigEndianWidth) {
+        self.base = base
+        self.count = count
+        self.width = width
+    }
+
+    /// Integer `index` (below ``count``).
+    @inlinable
+    @_spi(ByteKit) public subscript(index: Int) -> UInt64 {
+        @inline(__always) get {
+            precondition(UInt(bitPattern: index) < UInt(bitPattern: count), "index out of range")
+            return UInt64(bigEndian: (base + index &* width.bytes).loadUnaligned(as: UInt64.self)) &>> width.shift
+        }
+    }
 }
