@@ -23,15 +23,12 @@ enum MarkupScan {
         // searched for "<" alone.
         let ampersand: UInt8 = bytes.contains(0x26) ? 0x26 : 0x3C
         while i < count {
-            // Text: to the next "<" or "&".
-            while i + 8 <= count {
-                let w = word(i)
-                let found = flags(w, 0x3C) | (ampersand == 0x26 ? flags(w, 0x26) : 0)
-                // The lowest flag is exact (little-endian: the first byte in memory).
-                if found != 0 { i += found.trailingZeroBitCount / 8; break }
-                i += 8
+            // Text: to the next "<" or "&" (the lowest flag is exact).
+            let text = bytes.firstFlaggedByte(from: i, before: count) { w in
+                flags(w, 0x3C) | (ampersand == 0x26 ? flags(w, 0x26) : 0)
             }
-            while i < count, base[i] != 0x3C, base[i] != 0x26 { i += 1 }
+            i = text.offset
+            if !text.found { while i < count, base[i] != 0x3C, base[i] != 0x26 { i += 1 } }
             guard i < count else { break }
             if base[i] == 0x3C {
                 let next = i + 1 < count ? base[i + 1] : 0
@@ -59,14 +56,9 @@ enum MarkupScan {
                 }
                 // The tag's end: the first ">" within maxTagBytes.
                 let tagEnd = min(count, i + 1 + maxTag)
-                var j = i + 1
-                var found = false
-                while j + 8 <= tagEnd {
-                    let f = flags(word(j), 0x3E)
-                    if f != 0 { j += f.trailingZeroBitCount / 8; found = true; break }
-                    j += 8
-                }
-                if !found { while j < tagEnd, base[j] != 0x3E { j += 1 } }
+                let close = bytes.firstFlaggedByte(from: i + 1, before: tagEnd) { flags($0, 0x3E) }
+                var j = close.offset
+                if !close.found { while j < tagEnd, base[j] != 0x3E { j += 1 } }
                 // tagTooLong
                 guard j - i <= maxTag else {
                     return (.tagTooLong, "a tag longer than \(maxTag) bytes", i)

@@ -48,6 +48,27 @@ extension Span where Element == UInt8 {
         return i
     }
 
+    /// The first byte `flags` marks, scanning eight bytes at a time from
+    /// `start` while a whole word lies before `end`: `flags` returns, for a
+    /// word (little-endian), a word whose lowest set bit lies in the first
+    /// marked byte (as ``WordScan/bytes(in:equalTo:)`` does). Returns that
+    /// byte's offset and true, or where the words ran out and false (fewer
+    /// than eight bytes before `end` are left to look at byte by byte).
+    @inlinable @inline(__always)
+    @_spi(ByteKit) public func firstFlaggedByte(from start: Int, before end: Int,
+                                                _ flags: (UInt64) -> UInt64) -> (offset: Int, found: Bool) {
+        precondition(start >= 0 && end <= count, "range out of the span")
+        let raw = bytes
+        var i = start
+        let last = end &- 8
+        while i <= last {
+            let marked = flags(UInt64(littleEndian: unsafe raw.unsafeLoadUnaligned(fromUncheckedByteOffset: i, as: UInt64.self)))
+            if marked != 0 { return (i &+ marked.trailingZeroBitCount &>> 3, true) }
+            i &+= 8
+        }
+        return (i, false)
+    }
+
     /// The offset of the first byte at or above 0x80, or nil when every byte is ASCII.
     @inlinable @inline(__always)
     @_spi(ByteKit) public var firstNonASCII: Int? {
