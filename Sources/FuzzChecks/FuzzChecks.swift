@@ -120,6 +120,10 @@ func typedJSON(_ value: UserInfoValue, pretty: Bool = false, _ entryPoint: FuzzE
             }
         }
         if entryPoint == .openStepRead { try FormatLayerRoundTrip(limits: limits, budget: budget).check(document) }
+        // Every document a format-layer verb edits: binary, XML and the text formats.
+        if [.binaryDecode, .xmlDecode, .openStepRead].contains(entryPoint) {
+            try EditOracle(entryPoint: entryPoint, limits: limits).check(document)
+        }
     }
 }
 

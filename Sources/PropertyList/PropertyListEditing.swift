@@ -107,7 +107,8 @@ extension PropertyListValue {
                 }
                 return .dictionary(dictionary)
             case .array(var elements):
-                let index = try Self.index(component, in: elements.count, allowingEnd: mode != .replace, path: path, position: position)
+                // indexOutOfRange: only an insert may name the array's count (append names an element).
+                let index = try Self.index(component, in: elements.count, allowingEnd: mode == .insert, path: path, position: position)
                 switch mode {
                 case .insert: elements.insert(newValue, at: index)
                 case .replace: elements[index] = newValue

@@ -129,6 +129,8 @@ struct EditCLITests {
             (["insert", "zz.y", file.path, "--integer", "4"], 1, "keyPathNotFound"),
             (["insert", "name.y", file.path, "--integer", "4"], 1, "notAContainer"),
             (["insert", "a.b", file.path, "--append", "--integer", "4"], 1, "notAContainer"),
+            // The array's count names no array to append to (it trapped until the edit oracle, 2026-11-26).
+            (["insert", "a.list.2", file.path, "--append", "--integer", "4"], 1, "indexOutOfRange"),
             (["remove", "a.nothing", file.path], 1, "keyPathNotFound"),
             (["remove", "a.list.9", file.path], 1, "indexOutOfRange"),
             (["insert", "k", file.path, "--integer", "1.5"], 64, "usage"),
