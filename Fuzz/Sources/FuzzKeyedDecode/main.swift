@@ -7,4 +7,11 @@ public func fuzzOneInput(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     FuzzChecks.fuzz(.keyedDecode, start, count)
 }
 
+// Structure-aware mutation of the bplist inside (Specs/fuzzing.md, "Structure-aware mutation").
+@_cdecl("LLVMFuzzerCustomMutator")
+public func customMutator(_ data: UnsafeMutablePointer<UInt8>?, _ size: Int, _ maxSize: Int, _ seed: UInt32) -> Int {
+    guard let data else { return 0 }
+    return BinaryPlistMutator.mutate(data, size, maxSize, seed)
+}
+
 runLibFuzzer(fuzzOneInput)
