@@ -193,6 +193,7 @@ enum KnownDeviation {
         .longCharacterReference: "libplist expands references only in <string> and <key> text and reads nothing after the root value",
         .misplacedReference: "libplist reads the text of other elements raw, references included",
         .unexpectedRoot: "libplist ignores <plist>'s attributes",
+        .unknownElement: "libplist takes <plist> anywhere as a wrapper, not a value, and reads nothing after the root value",
         .unexpectedAttribute: "libplist ignores attributes",
         .misplacedElement: "libplist reads a <key> outside a dictionary as a string",
         .unexpectedText: "libplist ignores text inside <true> and <false> and everything after the root value",
