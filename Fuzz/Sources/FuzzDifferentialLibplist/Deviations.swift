@@ -118,8 +118,38 @@ enum KnownDeviation {
             if let shape, let walk, reachesEmptyUTF16String(shape, walk) { return "emptyUTF16String" }
         } else if startsWithByteOrderMark(bytes) {
             return "byteOrderMark"
+        } else if holdsEmptyKey(value), hasEmptyElementKey(bytes) {
+            return "emptyElementKey"
         }
         return nil
+    }
+
+    /// libplist's XML reader takes the empty-element tag `<key/>` for an empty
+    /// *string* (its empty-tag branch makes every `<string/>`/`<key/>` a string
+    /// node), so the dictionary then holds a value without a key, and it refuses
+    /// the document ("missing key name"); `<key></key>` it reads as the empty
+    /// key. True when the document has the tag `<key/>` (spaces allowed
+    /// before `/>`); checked only when our value holds an empty key.
+    static func hasEmptyElementKey(_ bytes: [UInt8]) -> Bool {
+        let tag = Array("<key".utf8)
+        var index = 0
+        while index + tag.count < bytes.count {
+            if bytes[index..<(index + tag.count)].elementsEqual(tag) {
+                var end = index + tag.count
+                while end < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[end]) { end += 1 }
+                if end + 1 < bytes.count, bytes[end] == UInt8(ascii: "/"), bytes[end + 1] == UInt8(ascii: ">") { return true }
+            }
+            index += 1
+        }
+        return false
+    }
+
+    static func holdsEmptyKey(_ value: PropertyListValue) -> Bool {
+        switch value {
+        case .array(let elements): return elements.contains(where: holdsEmptyKey)
+        case .dictionary(let dictionary): return dictionary.keys.contains("") || dictionary.values.contains(where: holdsEmptyKey)
+        default: return false
+        }
     }
 
     /// libplist's XML reader expects `<` or whitespace first: a byte-order
