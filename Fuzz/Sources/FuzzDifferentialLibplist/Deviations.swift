@@ -45,10 +45,11 @@ struct Comparison {
             // key and value nodes; our dictionary keeps insertion order).
             guard dictionary.count == entries.count else { return "\(path): \(dictionary.count) keys vs \(entries.count)" }
             for (index, entry) in dictionary.enumerated() {
+                // Compared up to the first NUL only (PeerKey): libplist's keys
+                // are C strings to every reader of them (isCutAtNUL).
                 let key = Array(entry.key.utf8)
-                guard key == entries[index].key || (KnownDeviation.isCutAtNUL(key, entries[index].key) && explained("isCutAtNUL")) else {
-                    return "\(path): key \(index) \(key) vs \(entries[index].key)"
-                }
+                guard entries[index].key.matches(key) else { return "\(path): key \(index) \(key) is not libplist's" }
+                if key.contains(0) { _ = explained("isCutAtNUL (key)") }
                 if let difference = difference(entry.value, entries[index].value, at: "\(path).\(entry.key)") { return difference }
             }
             return nil
@@ -92,8 +93,8 @@ enum KnownDeviation {
     /// libplist 2.2's XML reader keeps `<dict><key>CF$UID</key><integer>N</integer></dict>`
     /// as a dictionary; CoreFoundation and we read the UID N.
     /// Its integer is read as any other (`isOctalReading`).
-    static func isCFUIDDictionary(_ entries: [(key: [UInt8], value: PeerValue)], _ uid: UInt32) -> Bool {
-        guard entries.count == 1, entries[0].key == Array("CF$UID".utf8), case .integer(let value) = entries[0].value else { return false }
+    static func isCFUIDDictionary(_ entries: [(key: PeerKey, value: PeerValue)], _ uid: UInt32) -> Bool {
+        guard entries.count == 1, entries[0].key.matches(Array("CF$UID".utf8)), case .integer(let value) = entries[0].value else { return false }
         return value == UInt64(uid) || isOctalReading(PropertyListInteger(UInt64(uid)), value)
     }
 

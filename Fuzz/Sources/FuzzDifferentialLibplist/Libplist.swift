@@ -16,12 +16,35 @@ indirect enum PeerValue {
     case data([UInt8])
     case string([UInt8])
     case array([PeerValue])
-    case dictionary([(key: [UInt8], value: PeerValue)])
+    case dictionary([(key: PeerKey, value: PeerValue)])
     case uid(UInt64)
     /// A node type the comparison does not expect (`PLIST_KEY` as a value,
     /// `PLIST_NONE`), a date it could not read back, or a tree deeper than
     /// `Libplist.maxDepth`: never equal to anything of ours.
     case unexpected(String)
+}
+
+/// A dictionary key of libplist's, compared without reading it out.
+///
+/// libplist 2.2 asserts (`abort`) in `plist_get_key_val`, which its dictionary
+/// iterator calls, when a key's stored length is not its `strlen`: a UTF-16
+/// key object holding U+0000 (found by this target,
+/// `Corpus/differential-libplist/libplist-utf16-key-with-nul-asserts`). So
+/// the key node is reached through `plist_dict_item_get_key` and compared
+/// with `plist_key_val_compare_with_size` (a `strncmp`), which never asserts:
+/// it sees the key up to its first NUL, as every caller of libplist does.
+struct PeerKey: CustomStringConvertible {
+    let node: plist_t
+
+    /// True when the key is `bytes` up to the first NUL of either (with the
+    /// terminator compared, so a longer key is not equal to its prefix).
+    func matches(_ bytes: [UInt8]) -> Bool {
+        (bytes + [0]).withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { plist_key_val_compare_with_size(node, $0.baseAddress, $0.count) == 0 }
+        }
+    }
+
+    var description: String { "a libplist key" }
 }
 
 /// One document parsed by libplist; the tree is freed with the document.
@@ -94,20 +117,19 @@ enum Libplist {
             }
             return .array(elements)
         case PLIST_DICT:
-            var entries: [(key: [UInt8], value: PeerValue)] = []
+            var entries: [(key: PeerKey, value: PeerValue)] = []
             var iterator: plist_dict_iter? = nil
             plist_dict_new_iter(node, &iterator)
             guard let iterator else { return .unexpected("no dictionary iterator") }
             defer { free(iterator) }
             while true {
-                var key: UnsafeMutablePointer<CChar>? = nil
+                // No key pointer: the iterator would read the key with
+                // plist_get_key_val, which can abort (PeerKey).
                 var item: plist_t? = nil
-                plist_dict_next_item(node, iterator, &key, &item)
-                guard let item else { free(key); break }
-                // The key as libplist gives it: a NUL-terminated copy.
-                let bytes = key.map { Array(UnsafeBufferPointer(start: UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self), count: strlen($0))) } ?? []
-                free(key)
-                entries.append((bytes, convert(item, depth: depth + 1)))
+                plist_dict_next_item(node, iterator, nil, &item)
+                guard let item else { break }
+                guard let key = plist_dict_item_get_key(item) else { return .unexpected("a dictionary value without a key node") }
+                entries.append((PeerKey(node: key), convert(item, depth: depth + 1)))
             }
             return .dictionary(entries)
         case PLIST_UID:
