@@ -84,6 +84,11 @@ public func fuzzOneInput(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         walk = path
     }
     let theirs = LibplistDocument(bytes, binary: binary)
+    if binary, shape == nil, theirs != nil {
+        // BinaryShape said libplist refuses this trailer before reading an
+        // object, which is why such documents are not isolated: check it.
+        finding("shape-trailer", "libplist read a document whose trailer BinaryShape takes for refused", bytes)
+    }
     if explain {
         let refusal: String
         if case .failure(let error) = ours { refusal = "refuse (\(error.code))" } else { refusal = "accept" }
