@@ -69,7 +69,8 @@ enum KnownDeviation {
 
     /// libplist holds strings and keys as C strings: a key, and a string read
     /// from an ASCII object (`0x5n`), ends at its first NUL (`strlen`, `strdup`).
-    /// True when `theirs` is `ours` cut before its first U+0000.
+    /// True when `theirs` is `ours` cut before its first U+0000. (Keys are
+    /// compared up to the first NUL by `PeerKey.matches`.)
     static func isCutAtNUL(_ ours: [UInt8], _ theirs: [UInt8]) -> Bool {
         guard let nul = ours.firstIndex(of: 0) else { return false }
         return theirs == Array(ours[..<nul])
