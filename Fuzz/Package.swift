@@ -26,5 +26,17 @@ let package = Package(
             .product(name: "PropertyList", package: "ActivityCodec"),
             .product(name: "PropertyListXML", package: "ActivityCodec"),
         ]),
+        // libplist (Debian libplist-dev), a test peer of the differential
+        // target only: the library never links it (Specs/fuzzing.md).
+        .systemLibrary(
+            name: "CLibplist",
+            pkgConfig: "libplist-2.0",
+            providers: [.apt(["libplist-dev"])]
+        ),
+        fuzzTarget("FuzzDifferentialLibplist", [
+            .product(name: "PropertyList", package: "ActivityCodec"),
+            .product(name: "PropertyListXML", package: "ActivityCodec"),
+            "CLibplist",
+        ]),
     ]
 )

@@ -47,12 +47,16 @@ def write_raw(target, document, name):
     (folder / f"{name}-{hashlib.sha1(document).hexdigest()[:10]}").write_bytes(document)
 
 
+# Both differential targets (Foundation, libplist) start from the same documents.
+differential = ("differential-foundation", "differential-libplist")
 for path in files("*/*.bplist") + files("keyed/*/*.bplist") + files("xml/foundation/*.bplist"):
     write("binary-decode", 0, path.read_bytes(), path.stem)
-    write_raw("differential-foundation", path.read_bytes(), path.stem)
+    for target in differential:
+        write_raw(target, path.read_bytes(), path.stem)
 for path in files("*/*.xml") + files("xml/foundation/*.xml"):
     write("xml-decode", 0, path.read_bytes(), path.stem)
-    write_raw("differential-foundation", path.read_bytes(), path.stem)
+    for target in differential:
+        write_raw(target, path.read_bytes(), path.stem)
 for path in files("plistlib/*.bplist")[:6]:
     hostile("binary-decode", path.read_bytes(), path.stem)
 for path in files("plistlib/*.xml")[:6]:
@@ -174,9 +178,10 @@ write("openstep-read", 0, synchronized.encode("utf-8"), "pbxproj-xcode16-package
 # "Control characters in strings"); with a mark already there (refused).
 controls = '<?xml version="1.0" encoding="UTF-8"?>\n<plist version="1.0">\n<dict>\n\t<key>NS.string\x01</key>\n\t<string>Build \x1b[1mApp\x1b[0m\x01</string>\n</dict>\n</plist>\n'
 write("xml-decode", 0, controls.encode("utf-8"), "raw-controls-xcode4")
-write_raw("differential-foundation", controls.encode("utf-8"), "raw-controls-xcode4")
+for target in differential:
+    write_raw(target, controls.encode("utf-8"), "raw-controls-xcode4")
 write("xml-decode", 0, controls.replace("App", "\ufdd0").encode("utf-8"), "raw-controls-with-mark")
 
 for target in ("binary-decode", "xml-decode", "keyed-decode", "payload-decode", "typed-json-read", "differential-foundation",
-               "mp-decode", "container-decode", "openstep-read"):
+               "mp-decode", "container-decode", "openstep-read", "differential-libplist"):
     print(target, len(list((root / "Corpus" / target).iterdir())))
