@@ -71,7 +71,7 @@ struct EditOracle {
         } catch {
             return  // A clean refusal: a limit, or a value the format cannot hold (.strings).
         }
-        // What an edit writes reads back (Specs/plistkit.md, "Editing"), to the edited value.
+        // What an edit writes reads back (Specs/plistkit.md, "Key paths"), to the edited value.
         let back: Document.Reading
         do { back = try Document.read(document: written) } catch {
             throw finding("an edited \(reading.format) document was written but does not read back: \(error)")
