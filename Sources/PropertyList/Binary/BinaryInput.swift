@@ -70,9 +70,11 @@ internal struct BinaryInput {
         }
         let offsetSize = Int(bytes[trailer + 6])
         let referenceSize = Int(bytes[trailer + 7])
-        let rawCount = bytes.bigEndian(at: trailer + 8, width: 8)!
-        let rawTop = bytes.bigEndian(at: trailer + 16, width: 8)!
-        let rawTable = bytes.bigEndian(at: trailer + 24, width: 8)!
+        // The trailer's last three fields: whole words inside the input (it is at least minimumSize long).
+        let word = BigEndianWidth(bytes: 8)!
+        let rawCount = bytes.load(word, at: trailer + 8)
+        let rawTop = bytes.load(word, at: trailer + 16)
+        let rawTable = bytes.load(word, at: trailer + 24)
 
         // badTrailer: offset and reference sizes are 1…8 bytes.
         guard (1...8).contains(offsetSize) else {

@@ -30,33 +30,6 @@
         return base.unsafelyUnwrapped.load(fromByteOffset: offset, as: UInt8.self)
     }
 
-    /// A big-endian unsigned integer of `width` bytes (1…8) at `offset`; nil
-    /// when the bytes are not all inside the region.
-    @inlinable @inline(__always)
-    @_spi(ByteKit) public func bigEndian(at offset: Int, width: Int) -> UInt64? {
-        guard offset >= 0, width >= 1, width <= 8, width <= count &- offset else { return nil }
-        return load(bigEndianAt: offset, width: width)
-    }
-
-    /// A big-endian unsigned integer of `width` bytes (1…8) at `offset`,
-    /// which the caller has checked lies inside the region (checked again
-    /// here with one comparison; a failure is a programming error).
-    @inlinable @inline(__always)
-    @_spi(ByteKit) public func load(bigEndianAt offset: Int, width: Int) -> UInt64 {
-        precondition(UInt(bitPattern: offset) <= UInt(bitPattern: count &- width) && UInt(bitPattern: width &- 1) < 8, "load out of range")
-        let at = base.unsafelyUnwrapped + offset
-        switch width {
-        case 1: return UInt64(at.load(as: UInt8.self))
-        case 2: return UInt64(UInt16(bigEndian: at.loadUnaligned(as: UInt16.self)))
-        case 4: return UInt64(UInt32(bigEndian: at.loadUnaligned(as: UInt32.self)))
-        case 8: return UInt64(bigEndian: at.loadUnaligned(as: UInt64.self))
-        default:
-            var value: UInt64 = 0
-            for i in 0..<width { value = value << 8 | UInt64(at.load(fromByteOffset: i, as: UInt8.self)) }
-            return value
-        }
-    }
-
     /// A big-endian unsigned integer of `width` bytes at `offset`, read as the
     /// top bytes of the 8-byte word there: one load and one shift, no branch
     /// on the width. The whole word must lie inside the region (checked with
