@@ -249,7 +249,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FuzzRegressionTests",
-            dependencies: ["FuzzChecks", "DocumentFormats", "PropertyList", "TestSupport"],
+            dependencies: ["FuzzChecks", "DocumentFormats", "PropertyList", "PropertyListXML", "PropertyListOpenStep", "UserInfo", "MPUserInfo", "ActivityContainer", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -13,7 +13,7 @@ let package = Package(
     name: "ActivityCodecFuzz",
     dependencies: [.package(name: "ActivityCodec", path: "..")],
     targets: [
-        .target(name: "FuzzDriver"),
+        .target(name: "FuzzDriver", dependencies: [.product(name: "FuzzChecks", package: "ActivityCodec")]),
         fuzzTarget("FuzzBinaryDecode"),
         fuzzTarget("FuzzXMLDecode"),
         fuzzTarget("FuzzKeyedDecode"),

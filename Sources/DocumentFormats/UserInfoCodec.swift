@@ -29,9 +29,10 @@ public struct UserInfoCodec: Sendable {
         guard format == .binary || format == .xml else {
             throw UserInfoError(.unrepresentableValue, "a userInfo is encoded as a binary or XML property list, not as \(format)")
         }
+        // An archive's own property list nests four deep, whatever the userInfo's depth.
+        if profile == .keyedArchive { return Data(try Document.archiveBytes(value, as: format)) }
         let plist = try profile.propertyList(from: value)
         do throws(PropertyListError) {
-            // An archive's own property list nests four deep, whatever the userInfo's depth.
             return try Document.write(plist, as: format)
         } catch {
             throw UserInfoError(error)

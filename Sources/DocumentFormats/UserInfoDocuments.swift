@@ -45,6 +45,25 @@ extension Document {
         try KeyedArchiveWriter().archive(value)
     }
 
+    /// The keyed archive of a userInfo value written as `format`, refused
+    /// (``ErrorCode/expansionLimitExceeded``) when a reader with the default
+    /// limits would not read the value back from those bytes: equal objects
+    /// are archived once, so a deep value can be written in few bytes
+    /// (Specs/value-model.md, "Writer limits").
+    ///
+    /// - Throws: ``UserInfoError``.
+    public static func archiveBytes(_ value: UserInfoValue, as format: DocumentFormat) throws(UserInfoError) -> [UInt8] {
+        let (archive, expandedSize) = try KeyedArchiveWriter().archiveMeasured(value)
+        let bytes: [UInt8]
+        do throws(PropertyListError) {
+            bytes = try Document.writeBytes(archive, as: format)
+        } catch {
+            throw UserInfoError(error)
+        }
+        do { try WriterLimits.default.checkReadable(expandedSize: expandedSize, outputBytes: bytes.count) } catch { throw UserInfoError(error.code, error.reason) }
+        return bytes
+    }
+
     /// True when `plist` has a keyed archive's top-level shape.
     public static func isArchive(_ plist: PropertyListValue) -> Bool {
         KeyedArchiveReader.isArchive(plist)

@@ -157,8 +157,10 @@ struct EditOracle {
     /// plutil's spelling of a key path: components joined by dots, each dot
     /// and backslash in a component escaped by a backslash.
     static func spelling(_ components: [String]) -> String {
+        // By Unicode scalars, written apart from the library's: a dot before a
+        // combining mark is one Character with it, and still a dot to plutil.
         components.map { component in
-            component.replacing("\\", with: "\\\\").replacing(".", with: "\\.")
+            String(String.UnicodeScalarView(component.unicodeScalars.flatMap { $0 == "\\" || $0 == "." ? ["\\", $0] : [$0] }))
         }.joined(separator: ".")
     }
 
@@ -222,28 +224,6 @@ struct EditOracle {
         default:
             return nil
         }
-    }
-}
-
-/// A small deterministic generator (SplitMix64), seeded from bytes by FNV-1a,
-/// so that an input always chooses the same edit.
-struct SplitMix {
-    private var state: UInt64
-
-    init(seed bytes: [UInt8]) {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-        state = hash
-    }
-
-    /// A number below `bound` (at least 1).
-    mutating func next(_ bound: Int) -> Int {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        z ^= z >> 31
-        return Int(z % UInt64(max(bound, 1)))
     }
 }
 

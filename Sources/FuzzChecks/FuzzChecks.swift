@@ -93,6 +93,7 @@ func typedJSON(_ value: UserInfoValue, pretty: Bool = false, _ entryPoint: FuzzE
             guard let userInfo = try? MPUserInfoReader(limits: limits).read(document) else { return }
             let size = try CostOracle(entryPoint: entryPoint).expandedSize(of: .dictionary(userInfo), budget: budget)
             try MPRoundTrip(expandedSize: size).check(userInfo)
+            try WireOutputOracle(entryPoint: entryPoint).check([UInt8](document), expandedSize: size)
         case .containerDecode:
             try ContainerRoundTrip(limits: limits).check(document)
         case .openStepRead:
@@ -103,6 +104,7 @@ func typedJSON(_ value: UserInfoValue, pretty: Bool = false, _ entryPoint: FuzzE
             // And through OpenStep itself: every value the reader makes, the writer writes, and it reads back.
             let text: Data
             do { text = try OpenStepWriter().write(value) } catch {
+                if FuzzChecks.refusedAsUnreadable(error, expandedSize: size) { return }
                 throw FuzzFinding(entryPoint: entryPoint, message: "a value read from OpenStep does not write as OpenStep: \(error)")
             }
             try CostOracle(entryPoint: entryPoint).checkOutput(text.count, "OpenStep", expandedSize: size)
@@ -148,6 +150,7 @@ struct FormatLayerRoundTrip {
         } catch {
             // A braceless .strings file may hold other values than strings (CF reads them); a .strings file cannot be written so.
             if error.code == .unrepresentableValue, reading.format == .strings { return }
+            if FuzzChecks.refusedAsUnreadable(error, expandedSize: size) { return }
             throw FuzzFinding(entryPoint: entryPoint, message: "a \(reading.format) document does not write back as one: \(error)")
         }
         try CostOracle(entryPoint: entryPoint).checkOutput(written.count, "\(reading.format)", expandedSize: size)
@@ -190,6 +193,16 @@ extension FuzzChecks {
     /// value: null, set, UUID and URL in the plain profile, a top-level
     /// `$archiver` key in the plain profile (it would read back as an archive),
     /// the reserved string `$null`, characters XML 1.0 cannot hold.
+    /// A writer's refusal of a value whose bytes would not read back with the
+    /// same limits (``ErrorCode/expansionLimitExceeded``: Specs/value-model.md,
+    /// "Writer limits"): right only for a value past the budget's floor, which
+    /// every input may expand to (`expandedSize`, the oracle's own measure; nil: unknown).
+    static func refusedAsUnreadable(_ error: any Error, expandedSize: Int?) -> Bool {
+        let code = (error as? PropertyListError)?.code ?? (error as? UserInfoError).map { $0.underlying?.code ?? $0.code }
+        guard code == .expansionLimitExceeded else { return false }
+        return (expandedSize ?? .max) > PropertyListLimits.expansionFloor
+    }
+
     static func cannotCarry(_ error: UserInfoError) -> Bool {
         switch error.code {
         case .notPlistNative, .reservedString, .reservedKey: return true
@@ -329,7 +342,14 @@ struct PropertyListRoundTrip {
         // Binary carries every value exactly, and writes the same bytes again.
         let binary: Data
         do { binary = try BinaryPropertyListWriter().write(value) } catch {
-            throw FuzzFinding(entryPoint: entryPoint, message: "binary writer refused a decoded value: \(error)")
+            // Refused because the bytes would not read back within the budget:
+            // right only when the bytes written without that check are so few.
+            guard error.code == .expansionLimitExceeded, let expandedSize,
+                  let unchecked = try? BinaryPropertyListWriter(limits: WriterLimits(expansionFactor: 0)).write(value),
+                  expandedSize > WriterLimits.default.expansionBudget(outputBytes: unchecked.count) else {
+                throw FuzzFinding(entryPoint: entryPoint, message: "binary writer refused a decoded value: \(error)")
+            }
+            return
         }
         try checkOutput(binary.count, "binary")
         let fromBinary = try decode("binary", binary) { try BinaryPropertyListReader().read($0) }
@@ -410,7 +430,8 @@ struct UserInfoRoundTrip {
                 do {
                     encoded = try UserInfoCodec().encode(value, profile: profile, format: format)
                 } catch {
-                    try expect(FuzzChecks.cannotCarry(error), "\(profile) \(format) encoder failed with \(error)")
+                    try expect(FuzzChecks.cannotCarry(error) || FuzzChecks.refusedAsUnreadable(error, expandedSize: expandedSize),
+                               "\(profile) \(format) encoder failed with \(error)")
                     continue
                 }
                 if let expandedSize {
@@ -496,7 +517,8 @@ struct PayloadRoundTrip {
             encoder.userInfoForm = form
             encoder.limits = .default
             let encoded: EncodedPayload
-            do { encoded = try encoder.encode(first.payload) } catch where (error.underlying as? UserInfoError).map(FuzzChecks.cannotCarry) == true {
+            do { encoded = try encoder.encode(first.payload) } catch where (error.underlying as? UserInfoError).map(FuzzChecks.cannotCarry) == true
+                || error.underlying.map { FuzzChecks.refusedAsUnreadable($0, expandedSize: size) } == true {
                 continue
             } catch {
                 throw FuzzFinding(entryPoint: .payloadDecode, message: "a decoded payload does not encode (\(form)): \(error)")

@@ -1,6 +1,7 @@
 import ActivityContainer
 import DocumentFormats
 import FoundationEssentials
+import Handoff
 import KeyedArchive
 import MPUserInfo
 import PropertyList
@@ -19,6 +20,7 @@ struct MPRoundTrip {
         func finding(_ message: String) -> FuzzFinding { FuzzFinding(entryPoint: entryPoint, message: message) }
         let bytes: [UInt8]
         do { bytes = try MPUserInfoWriter().writeBytes(userInfo) } catch {
+            if FuzzChecks.refusedAsUnreadable(error, expandedSize: expandedSize) { return }
             throw finding("a decoded userInfo does not write as MP: \(error)")
         }
         try CostOracle(entryPoint: entryPoint).checkOutput(bytes.count, "MP", expandedSize: expandedSize)
@@ -36,7 +38,7 @@ struct MPRoundTrip {
             guard archived == value else { throw finding("MP and keyed archive decode to different values") }
         } catch let error as FuzzFinding {
             throw error
-        } catch let error as UserInfoError where FuzzChecks.cannotCarry(error) {
+        } catch let error as UserInfoError where FuzzChecks.cannotCarry(error) || FuzzChecks.refusedAsUnreadable(error, expandedSize: expandedSize) {
             // `$null` cannot be archived (keyed-archive.md): MP carries it, archives cannot.
         } catch {
             throw finding("a userInfo read from MP does not round-trip as a keyed archive: \(error)")
@@ -77,10 +79,15 @@ struct ContainerRoundTrip {
             }
         }
         guard case .activity(let record) = container, let bytes = record.userInfo,
-              let (userInfo, _) = try? UserInfoWireForm.decode(bytes, limits: limits) else { return }
+              let (userInfo, _) = try? UserInfoWireForm.decode(bytes, limits: limits) else {
+            try WireOutputOracle(entryPoint: entryPoint).check([UInt8](document), expandedSize: details.inflatedBytes)
+            return
+        }
+        let size = try CostOracle(entryPoint: entryPoint).expandedSize(of: .dictionary(userInfo), budget: limits.expansionBudget(inputBytes: bytes.count))
+        try WireOutputOracle(entryPoint: entryPoint).check([UInt8](document), expandedSize: size + details.inflatedBytes)
         for form in UserInfoWireForm.allCases {
             let encoded: Data
-            do { encoded = try form.encode(userInfo) } catch where FuzzChecks.cannotCarry(error) {
+            do { encoded = try form.encode(userInfo) } catch where FuzzChecks.cannotCarry(error) || FuzzChecks.refusedAsUnreadable(error, expandedSize: size) {
                 continue
             } catch {
                 throw finding("a container's userInfo does not encode as \(form): \(error)")
@@ -88,6 +95,31 @@ struct ContainerRoundTrip {
             guard let decoded = try? UserInfoWireForm.decode(encoded, limits: .default), decoded.userInfo == userInfo, decoded.form == form else {
                 throw finding("a container's userInfo does not round-trip as \(form)")
             }
+        }
+    }
+}
+
+/// What `plistkit print` and `plistkit convert typed-json` write for a wire
+/// form (Specs/fuzzing.md, "Output oracles"; plistkit.md, "Wire forms"): for
+/// every MP userInfo and container they read, the text and the typed JSON
+/// stay within the cost bound of what was read (the userInfo's expanded size
+/// and the container's inflated bytes), and the text, which a person reads,
+/// holds no raw control, separator or bidirectional character but its line
+/// breaks, whatever the title, type, identifiers, URL or userInfo hold.
+struct WireOutputOracle {
+    let entryPoint: FuzzEntryPoint
+
+    func check(_ document: [UInt8], expandedSize: Int) throws(FuzzFinding) {
+        let oracle = CostOracle(entryPoint: entryPoint)
+        // A refusal is a correct outcome (the print path reads with the default limits).
+        if let text = try? WireDocuments.description(document) {
+            try oracle.checkOutput(text.utf8.count, "printed wire form", expandedSize: expandedSize)
+            if let raw = text.unicodeScalars.first(where: { $0 != "\n" && JSONText.isUnreadable($0) }) {
+                throw FuzzFinding(entryPoint: entryPoint, message: "the printed wire form holds a raw U+\(String(raw.value, radix: 16, uppercase: true))")
+            }
+        }
+        if let json = try? WireDocuments.typedJSON(document) {
+            try oracle.checkOutput(json.count, "typed JSON of the wire form", expandedSize: expandedSize)
         }
     }
 }

@@ -38,14 +38,21 @@ public struct KeyedArchiveWriter: Sendable {
         try archive(value, tracing: false).archive
     }
 
+    /// The archive and the expanded size of the value archived.
+    package func archiveMeasured(_ value: UserInfoValue) throws(UserInfoError) -> (archive: PropertyListValue, expandedSize: Int) {
+        let archived = try archive(value, tracing: false)
+        return (archived.archive, archived.expandedSize)
+    }
+
     /// The archive, and where each dictionary entry of `value` (reached
     /// through dictionaries and arrays, not sets) landed in it: what the
     /// payload cost report attributes bytes to (Specs/payload.md, "Cost report").
     package func archiveTracingEntries(_ value: UserInfoValue) throws(UserInfoError) -> (archive: PropertyListValue, entries: [ArchivedEntry]) {
-        try archive(value, tracing: true)
+        let archived = try archive(value, tracing: true)
+        return (archived.archive, archived.entries)
     }
 
-    private func archive(_ value: UserInfoValue, tracing: Bool) throws(UserInfoError) -> (archive: PropertyListValue, entries: [ArchivedEntry]) {
+    private func archive(_ value: UserInfoValue, tracing: Bool) throws(UserInfoError) -> (archive: PropertyListValue, entries: [ArchivedEntry], expandedSize: Int) {
         do {
             try limits.validate()
         } catch {
@@ -60,20 +67,24 @@ public struct KeyedArchiveWriter: Sendable {
             Field.top: .dictionary([Field.root: .uid(root)]),
             Field.objects$: .array(builder.objects),
         ])
-        return (archive, builder.trace ?? [])
+        return (archive, builder.trace ?? [], builder.meter.charged)
     }
 
     /// The archive as a binary property list, the form NSKeyedArchiver writes.
     /// (For XML, write ``archive(_:)`` with the XML writer, or use `UserInfoCodec`
     /// of the DocumentFormats module.)
     public func write(_ value: UserInfoValue) throws(UserInfoError) -> Data {
-        let archive = try archive(value)
+        let (archive, expandedSize) = try archiveMeasured(value)
+        let bytes: Data
         do throws(PropertyListError) {
             // An archive's own property list nests four deep, whatever the userInfo's depth.
-            return try BinaryPropertyListWriter().write(archive)
+            bytes = try BinaryPropertyListWriter().write(archive)
         } catch {
             throw UserInfoError(error)
         }
+        // Equal objects are archived once: the userInfo must still read back from these bytes.
+        do { try limits.checkReadable(expandedSize: expandedSize, outputBytes: bytes.count) } catch { throw UserInfoError(error.code, error.reason) }
+        return bytes
     }
 }
 
@@ -94,7 +105,7 @@ struct ArchiveBuilder {
     private var shared: [PropertyListValue: UInt32] = [:]
     private var nullObject: UInt32?
 
-    private var meter: ExpansionMeter
+    private(set) var meter: ExpansionMeter
     /// The entries met so far, when tracing (``KeyedArchiveWriter/archiveTracingEntries(_:)``).
     var trace: [ArchivedEntry]?
     /// The key path of the value being encoded, and how many sets enclose it (tracing only).

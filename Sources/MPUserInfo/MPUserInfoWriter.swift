@@ -39,7 +39,11 @@ public struct MPUserInfoWriter: Sendable {
         var encoder = MPEncoder(maxDepth: limits.maxDepth, meter: ExpansionMeter(limit: limits.maxExpandedBytes))
         for byte in MPUserInfoReader.header { encoder.sink.append(byte) }
         try encoder.encode(.dictionary(userInfo), depth: 0)
-        return encoder.sink.takeBytes()
+        let meter = encoder.meter
+        let bytes = encoder.sink.takeBytes()
+        // One byte a value: a wide, deep userInfo is small beside its expanded size; it must still read back.
+        do { try meter.checkReadable(outputBytes: bytes.count, limits) } catch { throw UserInfoError(error.code, error.reason) }
+        return bytes
     }
 
     /// The MP bytes of a userInfo (see ``writeBytes(_:)``).

@@ -13,39 +13,42 @@ public struct PlutilKeyPath: Sendable, Hashable, CustomStringConvertible {
     public init(parsing text: String) throws(PropertyListError) {
         // invalidKeyPath: something to follow, every escape one plutil knows.
         guard !text.isEmpty else { throw PropertyListError(.invalidKeyPath, "the key path is empty") }
+        // By Unicode scalars, as plutil reads them (UTF-16 units): a dot or a
+        // backslash followed by a combining mark is still a separator or an
+        // escape, though the two make one Character.
         var components: [String] = []
-        var current = ""
+        var current = String.UnicodeScalarView()
         var escaping = false
-        for character in text {
+        for scalar in text.unicodeScalars {
             if escaping {
-                guard character == "." || character == "\\" else {
-                    throw PropertyListError(.invalidKeyPath, "\"\\\(character)\" in key path \"\(text)\": only \\. and \\\\ are escapes")
+                guard scalar == "." || scalar == "\\" else {
+                    throw PropertyListError(.invalidKeyPath, "\"\\\(Character(scalar))\" in key path \"\(text)\": only \\. and \\\\ are escapes")
                 }
-                current.append(character)
+                current.append(scalar)
                 escaping = false
-            } else if character == "\\" {
+            } else if scalar == "\\" {
                 escaping = true
-            } else if character == "." {
-                components.append(current)
-                current = ""
+            } else if scalar == "." {
+                components.append(String(current))
+                current = String.UnicodeScalarView()
             } else {
-                current.append(character)
+                current.append(scalar)
             }
         }
         guard !escaping else { throw PropertyListError(.invalidKeyPath, "key path \"\(text)\" ends in a lone backslash") }
-        components.append(current)
+        components.append(String(current))
         self.components = components
     }
 
-    /// The key path as plutil spells it (dots and backslashes escaped).
+    /// The key path as plutil spells it (dots and backslashes escaped, by Unicode scalars).
     public var description: String {
         components.map { component in
-            var escaped = ""
-            for character in component {
-                if character == "\\" || character == "." { escaped.append("\\") }
-                escaped.append(character)
+            var escaped = String.UnicodeScalarView()
+            for scalar in component.unicodeScalars {
+                if scalar == "\\" || scalar == "." { escaped.append("\\") }
+                escaped.append(scalar)
             }
-            return escaped
+            return String(escaped)
         }.joined(separator: ".")
     }
 

@@ -125,17 +125,43 @@ public struct WriterLimits: Sendable, Hashable {
     public var maxDepth: Int
     /// The largest expanded size written (``ErrorCode/expansionLimitExceeded``).
     public var maxExpandedBytes: Int
+    /// The reader's budget factor (``PropertyListLimits/expansionFactor``):
+    /// nothing is written whose expanded size passes the budget a reader with
+    /// the same limits allows for the bytes written, so that every output reads
+    /// back (``ErrorCode/expansionLimitExceeded``); 0 leaves `maxExpandedBytes` alone.
+    public var expansionFactor: Int
 
     /// Limits with the given bounds (the reader's defaults unless given).
     public init(maxDepth: Int = PropertyListLimits.default.maxDepth,
-                maxExpandedBytes: Int = PropertyListLimits.default.maxExpandedBytes) {
+                maxExpandedBytes: Int = PropertyListLimits.default.maxExpandedBytes,
+                expansionFactor: Int = PropertyListLimits.default.expansionFactor) {
         self.maxDepth = maxDepth
         self.maxExpandedBytes = maxExpandedBytes
+        self.expansionFactor = expansionFactor
     }
 
     /// The writer's side of a reader's limits: what `limits` lets a reader read.
     public init(_ limits: PropertyListLimits) {
-        self.init(maxDepth: limits.maxDepth, maxExpandedBytes: limits.maxExpandedBytes)
+        self.init(maxDepth: limits.maxDepth, maxExpandedBytes: limits.maxExpandedBytes, expansionFactor: limits.expansionFactor)
+    }
+
+    /// The expanded size a reader with these limits allows for `outputBytes` written
+    /// (``PropertyListLimits/expansionBudget(inputBytes:)``).
+    public func expansionBudget(outputBytes: Int) -> Int {
+        PropertyListLimits(maxExpandedBytes: maxExpandedBytes, expansionFactor: expansionFactor).expansionBudget(inputBytes: outputBytes)
+    }
+
+    /// expansionLimitExceeded: what was written reads back with these limits:
+    /// a value of `expandedSize` within the budget of the `outputBytes` written
+    /// (Specs/value-model.md, "Writer limits"). Sharing (binary, keyed
+    /// archives) and compact forms (MP, JSON) can write a deep value in few
+    /// bytes beside its expanded size.
+    package func checkReadable(expandedSize: Int, outputBytes: Int) throws(PropertyListError) {
+        // unreadableOutput
+        let budget = expansionBudget(outputBytes: outputBytes)
+        guard expandedSize <= budget else {
+            throw PropertyListError(.expansionLimitExceeded, "the value expands to \(expandedSize) bytes, past the \(budget) a reader allows for the \(outputBytes) bytes written (expansionFactor)")
+        }
     }
 
     /// The default reader's bounds.
@@ -145,7 +171,7 @@ public struct WriterLimits: Sendable, Hashable {
     ///
     /// - Throws: ``PropertyListError`` ``ErrorCode/invalidLimits``.
     public func validate() throws(PropertyListError) {
-        try PropertyListLimits(maxDepth: maxDepth, maxExpandedBytes: maxExpandedBytes).validate()
+        try PropertyListLimits(maxDepth: maxDepth, maxExpandedBytes: maxExpandedBytes, expansionFactor: expansionFactor).validate()
     }
 }
 
@@ -194,6 +220,15 @@ package struct ExpansionMeter: Sendable {
     package init(limit: Int) {
         self.limit = limit
         remaining = limit
+    }
+
+    /// The expanded size charged so far.
+    package var charged: Int { limit &- remaining }
+
+    /// expansionLimitExceeded: what was written reads back with `limits`
+    /// (``WriterLimits/checkReadable(expandedSize:outputBytes:)``).
+    package func checkReadable(outputBytes: Int, _ limits: WriterLimits) throws(PropertyListError) {
+        try limits.checkReadable(expandedSize: charged, outputBytes: outputBytes)
     }
 
     /// Charges one node at `depth` with `payload` bytes.

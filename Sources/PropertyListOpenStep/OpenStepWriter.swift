@@ -100,7 +100,9 @@ public struct OpenStepWriter: Sendable {
             // (zero characters) is no document to CF or to us.
             if out.isEmpty { out = "\n" }
         }
-        return encoding.encode(out)
+        let bytes = encoding.encode(out)
+        try meter.checkReadable(outputBytes: bytes.count, limits)
+        return bytes
     }
 
     private func append(_ value: PropertyListValue, depth: Int, meter: inout ExpansionMeter, to out: inout String) throws(PropertyListError) {

@@ -45,7 +45,9 @@ public struct XMLPropertyListWriter: Sendable {
         try XMLLayout.append(value, indent: 0, depth: 0, maxDepth: limits.maxDepth, keyOrder: keyOrder, compact: compact, meter: &meter, to: &out)
         if compact { out.append(0x0A) }
         out.append(XMLLayout.footer)
-        return out.takeBytes()
+        let bytes = out.takeBytes()
+        try meter.checkReadable(outputBytes: bytes.count, limits)
+        return bytes
     }
 }
 

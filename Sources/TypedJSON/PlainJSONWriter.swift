@@ -33,7 +33,9 @@ public struct PlainJSONWriter: Sendable {
         var out = ""
         try append(value, depth: 0, meter: &meter, to: &out)
         if readable { out += "\n" }
-        return Data(out.utf8)
+        let bytes = Data(out.utf8)
+        try meter.checkReadable(outputBytes: bytes.count, limits)
+        return bytes
     }
 
     private func append(_ value: PropertyListValue, depth: Int, meter: inout ExpansionMeter, to out: inout String) throws(PropertyListError) {

@@ -47,7 +47,9 @@ public struct TypedJSONWriter: Sendable {
         var emitter = TypedJSONEmitter(pretty: pretty, limits: limits)
         body(&emitter)
         if let failure = emitter.failure { throw failure }
-        return Data(emitter.text.utf8)
+        let bytes = Data(emitter.text.utf8)
+        try emitter.meter.checkReadable(outputBytes: bytes.count, limits)
+        return bytes
     }
 
     /// The compact typed JSON text of a userInfo value, for messages and
@@ -68,7 +70,7 @@ struct TypedJSONEmitter {
     let limits: WriterLimits
     var text = ""
     var failure: PropertyListError?
-    private var meter: ExpansionMeter
+    private(set) var meter: ExpansionMeter
     /// The key path of the value being written.
     private var path: [PropertyListKeyPath.Component] = []
 

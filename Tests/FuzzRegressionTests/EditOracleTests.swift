@@ -29,6 +29,21 @@ struct EditOracleTests {
         #expect(applying >= 100 && refused >= 20, "\(applying) apply, \(refused) refused")
     }
 
+    @Test("key paths split and escape by Unicode scalars: a dot before a combining mark is a separator (the oracle found it split as one)")
+    func dotBeforeCombiningMark() throws {
+        #expect(try PlutilKeyPath(parsing: "0.\u{0369}UU").components == ["0", "\u{0369}UU"])
+        #expect(try PlutilKeyPath(parsing: "a\\.\u{0301}b").components == ["a.\u{0301}b"])
+        for components in [["a.\u{0301}", "\u{0301}"], ["\\\u{0301}.", "x"]] {
+            let text = try PlutilKeyPath(parsing: "x").description  // a spelling that parses
+            #expect(text == "x")
+            var path = try PlutilKeyPath(parsing: "x")
+            path.components = components
+            #expect(try PlutilKeyPath(parsing: path.description).components == components, "\(components)")
+        }
+        let bytes = try [UInt8](Data(contentsOf: Paths.regressions.appendingPathComponent("xml-decode-edit-key-path-dot-before-combining-mark")))
+        #expect(throws: Never.self) { try FuzzChecks.check(.xmlDecode, bytes) }
+    }
+
     @Test("the regression input chooses an append naming the array's count, refused as indexOutOfRange (it trapped)")
     func appendAtArrayCount() throws {
         let bytes = try [UInt8](Data(contentsOf: Paths.regressions.appendingPathComponent("xml-decode-edit-append-at-array-count")))

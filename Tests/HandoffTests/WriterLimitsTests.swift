@@ -1,8 +1,10 @@
 import DocumentFormats
 import Foundation
 import Handoff
+import KeyedArchive
 import MPUserInfo
 import PropertyList
+import PropertyListXML
 import TypedJSON
 import Testing
 import UserInfo
@@ -43,6 +45,43 @@ struct WriterLimitsTests {
         }
         _ = try TypedJSONWriter(limits: WriterLimits(maxExpandedBytes: 20_000)).write(value)
         #expect(throws: PropertyListError(.invalidLimits, "")) { try TypedJSONWriter(limits: WriterLimits(maxDepth: -1)).write(PropertyListValue.integer(1)) }
+    }
+
+    /// 3,000 copies of one short string at depth 400: expanded 1.2 MB, past the
+    /// 1 MiB floor, in a few KB of binary (one shared string) or MP (a byte a value).
+    static func wideAndDeep() -> PropertyListValue {
+        var value: PropertyListValue = .array(Array(repeating: .string("x"), count: 3000))
+        for _ in 0..<399 { value = .array([value]) }
+        return value
+    }
+
+    @Test("unreadableOutput: no writer writes what a reader with the same limits refuses, though the bytes are few; with expansionFactor 0 it does")
+    func unreadableOutput() throws {
+        let value = Self.wideAndDeep()
+        // The binary writer shares the string: a few KB, whose budget is the 1 MiB floor.
+        #expect(throws: PropertyListError(.expansionLimitExceeded, "")) { try BinaryPropertyListWriter().write(value) }
+        let unchecked = try BinaryPropertyListWriter(limits: WriterLimits(expansionFactor: 0)).write(value)
+        #expect(unchecked.count < 16 << 10)
+        // What the check stops: bytes the default reader refuses, that a reader without the factor reads.
+        #expect(throws: PropertyListError(.expansionLimitExceeded, "")) { try BinaryPropertyListReader().read(unchecked) }
+        #expect(try BinaryPropertyListReader(limits: PropertyListLimits(expansionFactor: 0)).read(unchecked) == value)
+        // Compact JSON (two bytes a value) and the text writers that indent agree with their readers too.
+        #expect(throws: PropertyListError(.expansionLimitExceeded, "")) { try PlainJSONWriter().write(value) }
+        _ = try XMLPropertyListWriter().write(value)  // indented: its bytes carry the depth
+
+        // MP writes a byte a value; keyed archives share the string.
+        guard case .array(let outer) = value else { return }
+        var userInfo: UserInfoValue = .array(Array(repeating: .string("x"), count: 3000))
+        for _ in 0..<398 { userInfo = .array([userInfo]) }
+        #expect(outer.count == 1)
+        #expect(throws: UserInfoError(.expansionLimitExceeded, "")) { try MPUserInfoWriter().writeBytes(["k": userInfo]) }
+        #expect(throws: UserInfoError(.expansionLimitExceeded, "")) { try KeyedArchiveWriter().write(.dictionary(["k": userInfo])) }
+        #expect(throws: UserInfoError(.expansionLimitExceeded, "")) { try UserInfoCodec().encode(.dictionary(["k": userInfo])) }
+        // A hundredth of it is below the floor, and written by all.
+        var small: UserInfoValue = .array(Array(repeating: .string("x"), count: 30))
+        for _ in 0..<398 { small = .array([small]) }
+        _ = try MPUserInfoWriter().writeBytes(["k": small])
+        _ = try KeyedArchiveWriter().write(.dictionary(["k": small]))
     }
 
     @Test("every writer takes the same limits value and refuses the same depth")

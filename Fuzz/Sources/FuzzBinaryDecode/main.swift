@@ -1,6 +1,6 @@
 // libFuzzer target for the .binaryDecode oracle of FuzzChecks (Specs/fuzzing.md).
 @_spi(Fuzzing) import FuzzChecks
-import FuzzDriver
+@_spi(Fuzzing) import FuzzDriver
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
@@ -10,8 +10,7 @@ public func fuzzOneInput(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
 // Structure-aware mutation of the bplist inside (Specs/fuzzing.md, "Structure-aware mutation").
 @_cdecl("LLVMFuzzerCustomMutator")
 public func customMutator(_ data: UnsafeMutablePointer<UInt8>?, _ size: Int, _ maxSize: Int, _ seed: UInt32) -> Int {
-    guard let data else { return 0 }
-    return BinaryPlistMutator.mutate(data, size, maxSize, seed)
+    customMutation(.binaryPlist, data, size, maxSize, seed)
 }
 
 runLibFuzzer(fuzzOneInput)

@@ -1,10 +1,16 @@
 // libFuzzer target for the .payloadDecode oracle of FuzzChecks (Specs/fuzzing.md).
 @_spi(Fuzzing) import FuzzChecks
-import FuzzDriver
+@_spi(Fuzzing) import FuzzDriver
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     FuzzChecks.fuzz(.payloadDecode, start, count)
+}
+
+// Structure-aware mutation of the container inside (Specs/fuzzing.md, "Structure-aware mutation").
+@_cdecl("LLVMFuzzerCustomMutator")
+public func customMutator(_ data: UnsafeMutablePointer<UInt8>?, _ size: Int, _ maxSize: Int, _ seed: UInt32) -> Int {
+    customMutation(.container, data, size, maxSize, seed)
 }
 
 runLibFuzzer(fuzzOneInput)

@@ -1,7 +1,9 @@
 internal import CBZip2
 
 /// The one place libbz2 is called (Specs/activity-container.md, "Compression").
-enum Bzip2 {
+/// Package-visible for the fuzz mutators, which build compressed containers
+/// from mutated fields (`FuzzChecks`, `ContainerMutation`).
+package enum Bzip2 {
     /// Why inflating stopped.
     enum InflateFailure: Error {
         /// The output passed `cap` bytes.
@@ -77,18 +79,35 @@ enum Bzip2 {
     /// Compresses as Apple's sender does: block size 1 (`BZh1`), work factor
     /// 200. Nil unless the result is strictly smaller than the input.
     static func deflate(_ input: [UInt8]) -> [UInt8]? {
-        guard input.count > 1, input.count <= Int(UInt32.max) else { return nil }
-        var output = [UInt8](repeating: 0, count: input.count - 1)
+        guard input.count > 1 else { return nil }
+        // BZ_OUTBUFF_FULL: not smaller, so not kept.
+        return compress(input, capacity: input.count - 1, blockSize: 1)
+    }
+
+    /// `input` compressed at `blockSize` (1–9) whatever the result's size;
+    /// nil on a libbz2 error. For the fuzz mutators.
+    package static func compressed(_ input: [UInt8], blockSize: Int32 = 1) -> [UInt8]? {
+        // libbz2's documented bound: 1% more than the input, plus 600 bytes.
+        compress(input, capacity: input.count + input.count / 100 + 600, blockSize: blockSize)
+    }
+
+    /// One whole bzip2 stream inflated, at most `cap` bytes; nil otherwise. For the fuzz mutators.
+    package static func inflated(_ input: [UInt8], cap: Int) -> [UInt8]? {
+        try? input.withUnsafeBytes { inflate(raw: $0, cap: cap) }.get()
+    }
+
+    private static func compress(_ input: [UInt8], capacity: Int, blockSize: Int32) -> [UInt8]? {
+        guard !input.isEmpty, input.count <= Int(UInt32.max), capacity > 0 else { return nil }
+        var output = [UInt8](repeating: 0, count: capacity)
         var length = UInt32(output.count)
         let status = input.withUnsafeBytes { source in
             output.withUnsafeMutableBytes { destination in
                 BZ2_bzBuffToBuffCompress(
                     destination.baseAddress!.assumingMemoryBound(to: CChar.self), &length,
                     UnsafeMutablePointer(mutating: source.baseAddress!.assumingMemoryBound(to: CChar.self)),
-                    UInt32(input.count), 1, 0, 200)
+                    UInt32(input.count), blockSize, 0, 200)
             }
         }
-        // BZ_OUTBUFF_FULL: not smaller, so not kept.
         guard status == BZ_OK else { return nil }
         output.removeLast(output.count - Int(length))
         return output

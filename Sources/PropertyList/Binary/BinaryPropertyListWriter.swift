@@ -39,7 +39,11 @@ public struct BinaryPropertyListWriter: Sendable {
         try limits.validate()
         var flattener = BinaryPropertyListFlattener(maxDepth: limits.maxDepth, maxExpandedBytes: limits.maxExpandedBytes, keyOrder: keyOrder)
         _ = try flattener.flatten(value, depth: 0)
-        return flattener.serialize()
+        let meter = flattener.meter
+        let bytes = flattener.serialize()
+        // Shared objects make a binary list small beside its expanded size: it must still read back.
+        try meter.checkReadable(outputBytes: bytes.count, limits)
+        return bytes
     }
 }
 
@@ -115,7 +119,7 @@ internal struct BinaryPropertyListFlattener: ~Copyable {
 
     private let maxDepth: Int
     private let keyOrder: KeyOrder
-    private var meter: ExpansionMeter
+    private(set) var meter: ExpansionMeter
     private var entries = GrowableBuffer<Entry>()
     private var references = GrowableBuffer<Int>()
     /// The encoded scalar objects, back to back, each distinct one once.

@@ -22,8 +22,7 @@ struct Archive: ParsableCommand {
         try reporting(file) {
             let bytes = try Files.read(file, limit: PropertyListLimits.default.maxInputBytes)
             let value = try Document.userInfo(typedJSON: bytes)
-            let archive = try Document.archive(value)
-            try output.write(try Document.writeBytes(archive, as: format.output))
+            try output.write(try Document.archiveBytes(value, as: format.output))
         }
     }
 }
