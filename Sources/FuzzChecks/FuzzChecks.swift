@@ -518,7 +518,7 @@ struct PayloadRoundTrip {
             encoder.limits = .default
             let encoded: EncodedPayload
             do { encoded = try encoder.encode(first.payload) } catch where (error.underlying as? UserInfoError).map(FuzzChecks.cannotCarry) == true
-                || error.underlying.map { FuzzChecks.refusedAsUnreadable($0, expandedSize: size) } == true {
+                || error.underlying.map({ FuzzChecks.refusedAsUnreadable($0, expandedSize: size) }) == true {
                 continue
             } catch {
                 throw FuzzFinding(entryPoint: .payloadDecode, message: "a decoded payload does not encode (\(form)): \(error)")
