@@ -87,7 +87,7 @@ extension Document {
     /// otherwise the first character after the byte-order mark (UTF-8,
     /// UTF-16 LE or BE) and whitespace decides — `<` XML (or OpenStep `<hex>`
     /// data and `<*…>` values), `[` JSON, `{` or `"` OpenStep or JSON, anything
-    /// else OpenStep; UTF-8 holding a NUL byte in its first 4 KiB is binary data
+    /// else OpenStep; UTF-8 holding a NUL byte anywhere is binary data
     /// in no format we read. Nothing is parsed.
     public static func detectText(_ bytes: [UInt8]) -> Detection {
         if BinaryPropertyListReader.hasMagic(bytes) { return .binary }
@@ -95,8 +95,10 @@ extension Document {
         // UTF-16 without a mark: `<` and NUL in either order (only an XML
         // declaration starts so; the XML reader names the encoding it refuses).
         if markLength == 0, bytes.starts(with: [0x00, 0x3C]) || bytes.starts(with: [0x3C, 0x00]) { return .xml }
-        // Binary data (an iOS NIBArchive, an image): a NUL byte, which no UTF-8 text holds.
-        if markLength == 0 || encoding == .utf8WithByteOrderMark, bytes.prefix(4096).contains(0) { return .unknown }
+        // Binary data (an iOS NIBArchive, an image): a NUL byte anywhere, which no
+        // UTF-8 text holds. Anywhere, not in a prefix: an edit that removes an entry
+        // must not move a NUL into view and leave a file that no longer reads.
+        if markLength == 0 || encoding == .utf8WithByteOrderMark, bytes.contains(0) { return .unknown }
         var characters = TextCharacters(bytes: bytes, encoding: encoding, start: markLength)
         var first = characters.next()
         while let unit = first, unit == 0x20 || (0x09...0x0D).contains(unit) { first = characters.next() }

@@ -31,6 +31,11 @@ struct DetectionTests {
         // Binary data that is no bplist (an iOS NIBArchive): in no format we read.
         #expect(Document.detectText(Array("NIBArchive\u{1}\u{0}\u{0}\u{0}".utf8)) == .unknown)
         #expect(throws: PropertyListError(.unknownFormat, "")) { try Document.read(document: Array("NIBArchive\u{1}\u{0}".utf8)) }
+        // A NUL anywhere, not only in the first 4 KiB: removing a long entry must not bring it into view
+        // (Corpus/regressions/openstep-read-edit-moves-nul-into-view).
+        let late = Array(("\"k\" = \"" + String(repeating: "x", count: 5000) + "\u{0}\";").utf8)
+        #expect(Document.detectText(late) == .unknown)
+        #expect(throws: PropertyListError(.unknownFormat, "")) { try Document.read(document: late) }
         #expect(Document.detectText(TextEncoding.utf16LittleEndian.encode("a = b;")) == .openStep)
         // UTF-16 without a mark: only XML declares it (and the XML reader refuses it by name).
         #expect(Document.detectText([0x3C, 0x00, 0x3F, 0x00]) == .xml)
