@@ -53,15 +53,7 @@ extension Document {
     ///
     /// - Throws: ``UserInfoError``.
     public static func archiveBytes(_ value: UserInfoValue, as format: DocumentFormat) throws(UserInfoError) -> [UInt8] {
-        let (archive, expandedSize) = try KeyedArchiveWriter().archiveMeasured(value)
-        let bytes: [UInt8]
-        do throws(PropertyListError) {
-            bytes = try Document.writeBytes(archive, as: format)
-        } catch {
-            throw UserInfoError(error)
-        }
-        do { try WriterLimits.default.checkReadable(expandedSize: expandedSize, outputBytes: bytes.count) } catch { throw UserInfoError(error.code, error.reason) }
-        return bytes
+        try KeyedArchiveWriter().archiveBytes(value) { archive throws(PropertyListError) in try Document.writeBytes(archive, as: format) }
     }
 
     /// True when `plist` has a keyed archive's top-level shape.

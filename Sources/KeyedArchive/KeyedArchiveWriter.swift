@@ -38,10 +38,24 @@ public struct KeyedArchiveWriter: Sendable {
         try archive(value, tracing: false).archive
     }
 
-    /// The archive and the expanded size of the value archived.
-    package func archiveMeasured(_ value: UserInfoValue) throws(UserInfoError) -> (archive: PropertyListValue, expandedSize: Int) {
+    /// The archive serialised by `serialize`, refused
+    /// (``ErrorCode/expansionLimitExceeded``) when a reader with these limits
+    /// would not read the value back from the bytes: equal objects are
+    /// archived once, so a deep value can be written in few bytes
+    /// (Specs/value-model.md, "Writer limits", `unreadableOutput`).
+    package func archiveBytes<Bytes: Collection>(
+        _ value: UserInfoValue,
+        serializedBy serialize: (PropertyListValue) throws(PropertyListError) -> Bytes
+    ) throws(UserInfoError) -> Bytes {
         let archived = try archive(value, tracing: false)
-        return (archived.archive, archived.expandedSize)
+        let bytes: Bytes
+        do throws(PropertyListError) {
+            bytes = try serialize(archived.archive)
+        } catch {
+            throw UserInfoError(error)
+        }
+        do { try limits.checkReadable(expandedSize: archived.expandedSize, outputBytes: bytes.count) } catch { throw UserInfoError(error.code, error.reason) }
+        return bytes
     }
 
     /// The archive, and where each dictionary entry of `value` (reached
@@ -74,17 +88,8 @@ public struct KeyedArchiveWriter: Sendable {
     /// (For XML, write ``archive(_:)`` with the XML writer, or use `UserInfoCodec`
     /// of the DocumentFormats module.)
     public func write(_ value: UserInfoValue) throws(UserInfoError) -> Data {
-        let (archive, expandedSize) = try archiveMeasured(value)
-        let bytes: Data
-        do throws(PropertyListError) {
-            // An archive's own property list nests four deep, whatever the userInfo's depth.
-            bytes = try BinaryPropertyListWriter().write(archive)
-        } catch {
-            throw UserInfoError(error)
-        }
-        // Equal objects are archived once: the userInfo must still read back from these bytes.
-        do { try limits.checkReadable(expandedSize: expandedSize, outputBytes: bytes.count) } catch { throw UserInfoError(error.code, error.reason) }
-        return bytes
+        // An archive's own property list nests four deep, whatever the userInfo's depth.
+        try archiveBytes(value) { archive throws(PropertyListError) in try BinaryPropertyListWriter().write(archive) }
     }
 }
 

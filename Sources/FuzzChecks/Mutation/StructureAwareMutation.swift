@@ -44,8 +44,9 @@
     /// `maxSize` bytes long, chosen by `seed`.
     @_spi(Fuzzing) public func mutate(_ input: [UInt8], maxSize: Int, seed: UInt32, bytes mutateBytes: ByteMutation) -> [UInt8] {
         var random = SplitMix(seed: UInt64(seed) &* 0x2545_F491_4F6C_DD1D)
-        if input.count >= 2, !random.oneIn(8), let mutant = structured(Array(input.dropFirst()), &random, mutateBytes),
-           mutant.count + 1 <= maxSize, mutant != Array(input.dropFirst()) {
+        let document = Array(input.dropFirst())
+        if input.count >= 2, !random.oneIn(8), let mutant = structured(document, &random, mutateBytes),
+           mutant.count + 1 <= maxSize, mutant != document {
             return [input[0]] + mutant
         }
         var plain = input
