@@ -147,6 +147,13 @@ let package = Package(
             dependencies: ["PropertyList", "UserInfo", "KeyedArchive", "MPUserInfo", "DocumentFormats"],
             swiftSettings: strictSettings
         ),
+        // A Handoff app's own path (Codable state ↔ wire bytes), ours beside
+        // Foundation's coders in one process (Benchmarks/README.md, "Codable").
+        .executableTarget(
+            name: "codable-bench",
+            dependencies: ["UserInfo", "KeyedArchive", "MPUserInfo", "Handoff"],
+            swiftSettings: strictSettings
+        ),
         // A peer for the tests: Linux Foundation's reader, in its own process
         // because Foundation traps on some inputs.
         .executableTarget(

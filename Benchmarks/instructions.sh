@@ -55,3 +55,15 @@ run keyed-encode binary "$KEYED100" 3
 # preparation, a binary decode and one MP write, is in the count too).
 run mp-decode binary "$CORPUS/one-userinfo.bplist" 200
 run mp-encode binary "$CORPUS/one-userinfo.bplist" 200
+# The Codable paths (codable-bench): instructions per operation on the
+# Handoff-sized state, from a run of 201 operations minus a run of 1.
+swift build -c release --product codable-bench --package-path "$ROOT" >&2
+strip --strip-debug -o "$BENCH/work/codable-bench-stripped" "$ROOT/.build/release/codable-bench"
+codable() {  # path op
+    local one many
+    count() { SWIFT_DETERMINISTIC_HASHING=1 valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+        "$BENCH/work/codable-bench-stripped" one "$1" "$2" handoff-trip "$3" 2>&1 >/dev/null | sed -n 's/.*Collected : //p'; }
+    one=$(count "$1" "$2" 1); many=$(count "$1" "$2" 201)
+    printf '%-13s %-6s %-28s %14s\n' "codable-$2" "$1" "handoff-trip (per op)" "$(( (many - one) / 200 ))"
+}
+for path in foundation-plist foundation-json mp keyed payload; do codable "$path" encode; codable "$path" decode; done
