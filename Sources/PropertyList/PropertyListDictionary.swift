@@ -153,6 +153,22 @@ public struct StringKeyedDictionary<Value: Hashable & Sendable>: Sendable {
         storedValues.append(value)
     }
 
+    /// Stores `value` under `key`, replacing the value there or appending an
+    /// entry; returns the entry's position.
+    @inlinable package mutating func updateValue(_ value: __owned Value, forKey key: String) -> Int {
+        if let position = position(forKey: key) {
+            storedValues[position] = value
+            return position
+        }
+        append(value, forKey: key)
+        return storedKeys.count - 1
+    }
+
+    /// Replaces the value of the entry at `position`.
+    @inlinable package mutating func replaceValue(at position: Int, with value: __owned Value) {
+        storedValues[position] = value
+    }
+
     /// The position of `key`'s entry, if present.
     @inlinable package func position(forKey key: String) -> Int? {
         if index.isEmpty {

@@ -70,8 +70,7 @@ public struct UserInfoEncoder: Sendable {
     ///   that has no userInfo form (a non-finite date, an integer out of range,
     ///   a set whose members encode equal, or a type that encodes nothing).
     public func encode<T: Encodable>(_ value: T) throws -> UserInfoValue {
-        let encoder = UserInfoEncoding(options: self, codingPath: [])
-        return try encoder.box(value, codingPath: [])
+        try UserInfoEncoding(options: self, path: .root).box(value, at: .root)
     }
 
     /// Encodes `value`, which must encode as a keyed container, as the entries of a userInfo.
@@ -83,37 +82,95 @@ public struct UserInfoEncoder: Sendable {
     }
 }
 
-/// The shared state of one encoding: a tree of references filled in as containers are used.
-final class EncodingNode {
-    enum Content {
-        case empty
-        case value(UserInfoValue)
-        case keyed([(String, EncodingNode)])
-        case unkeyed([EncodingNode])
-    }
-    var content: Content = .empty
+/// The coding path of a value being encoded, kept as links to its parent so
+/// that a path is spelled out (an array of keys) only when asked for: by an
+/// error, or by an `Encodable` reading `codingPath`.
+indirect enum EncodingPath {
+    case root
+    case child(EncodingPath, any CodingKey)
 
-    func resolve(codingPath: [any CodingKey]) throws -> UserInfoValue? {
-        switch content {
-        case .empty: return nil
-        case .value(let value): return value
-        case .keyed(let entries):
-            var dictionary = UserInfoDictionary(minimumCapacity: entries.count)
-            for (key, node) in entries {
-                guard let value = try node.resolve(codingPath: codingPath + [AnyCodingKey(key)]) else { continue }
-                // Two coding keys mapping to one dictionary key (e.g. after snake_case).
-                guard dictionary.insertNew(value, forKey: key) else {
-                    throw EncodingError.invalidValue(value, .init(codingPath: codingPath, debugDescription: "two values for the key \"\(key)\""))
-                }
+    var keys: [any CodingKey] {
+        var keys: [any CodingKey] = []
+        var node = self
+        while case .child(let parent, let key) = node {
+            keys.append(key)
+            node = parent
+        }
+        return keys.reversed()
+    }
+
+    func appending(_ key: any CodingKey) -> EncodingPath { .child(self, key) }
+
+    /// The keys of `key`'s value under this path.
+    func keys(appending key: any CodingKey) -> [any CodingKey] { keys + [key] }
+}
+
+/// A keyed container's entries as the `Encodable` writes them: values go
+/// straight into the dictionary; a nested container or super encoder leaves a
+/// placeholder, filled in when the encoding resolves. A key written twice
+/// keeps its last value, as `JSONEncoder` does.
+final class KeyedStorage {
+    var entries = UserInfoDictionary()
+    /// Placeholders by their position in `entries`.
+    var pending: [Int: PendingValue] = [:]
+
+    func set(_ value: UserInfoValue, forKey key: String) {
+        let position = entries.updateValue(value, forKey: key)
+        if !pending.isEmpty { pending[position] = nil }
+    }
+
+    func setPending(_ value: PendingValue, forKey key: String) {
+        pending[entries.updateValue(.null, forKey: key)] = value
+    }
+
+    func resolve() throws -> UserInfoValue {
+        guard !pending.isEmpty else { return .dictionary(entries) }
+        var dropped: [String] = []
+        for (position, value) in pending {
+            if let resolved = try value.resolve() {
+                entries.replaceValue(at: position, with: resolved)
+            } else {
+                // A super encoder that encoded nothing: no entry.
+                dropped.append(entries[position].key)
             }
-            return .dictionary(dictionary)
-        case .unkeyed(let elements):
-            var array: [UserInfoValue] = []
-            array.reserveCapacity(elements.count)
-            for (position, node) in elements.enumerated() {
-                array.append(try node.resolve(codingPath: codingPath + [AnyCodingKey(position)]) ?? .null)
-            }
-            return .array(array)
+        }
+        for key in dropped { entries[key] = nil }
+        pending = [:]
+        return .dictionary(entries)
+    }
+}
+
+/// An unkeyed container's elements, with placeholders as in ``KeyedStorage``.
+final class UnkeyedStorage {
+    var elements: [UserInfoValue] = []
+    var pending: [Int: PendingValue] = [:]
+
+    func appendPending(_ value: PendingValue) {
+        pending[elements.count] = value
+        elements.append(.null)
+    }
+
+    func resolve() throws -> UserInfoValue {
+        for (position, value) in pending {
+            // A super encoder that encoded nothing: NSNull keeps the positions.
+            elements[position] = try value.resolve() ?? .null
+        }
+        pending = [:]
+        return .array(elements)
+    }
+}
+
+/// A value whose container is still being written.
+enum PendingValue {
+    case keyed(KeyedStorage)
+    case unkeyed(UnkeyedStorage)
+    case encoder(UserInfoEncoding)
+
+    func resolve() throws -> UserInfoValue? {
+        switch self {
+        case .keyed(let storage): return try storage.resolve()
+        case .unkeyed(let storage): return try storage.resolve()
+        case .encoder(let encoder): return try encoder.resolve()
         }
     }
 }
@@ -130,44 +187,97 @@ struct AnyCodingKey: CodingKey {
 
 /// Marks `Set` so the encoder writes `.set` rather than an array.
 protocol SetEncodable {
-    func encodeMembers(_ encode: (any Encodable) throws -> UserInfoValue) throws -> [UserInfoValue]
+    func encodeMembers(_ encode: (any Encodable, Int) throws -> UserInfoValue) throws -> [UserInfoValue]
 }
 
 extension Set: SetEncodable where Element: Encodable {
-    func encodeMembers(_ encode: (any Encodable) throws -> UserInfoValue) throws -> [UserInfoValue] {
-        try map { try encode($0) }
+    func encodeMembers(_ encode: (any Encodable, Int) throws -> UserInfoValue) throws -> [UserInfoValue] {
+        try enumerated().map { try encode($0.element, $0.offset) }
     }
 }
 
-struct UserInfoEncoding: Encoder {
-    let options: UserInfoEncoder
-    let codingPath: [any CodingKey]
-    let node: EncodingNode
-
-    init(options: UserInfoEncoder, codingPath: [any CodingKey], node: EncodingNode = EncodingNode()) {
-        self.options = options
-        self.codingPath = codingPath
-        self.node = node
+/// The encoder one `Encodable` value writes itself to (Specs/codable.md).
+final class UserInfoEncoding: Encoder {
+    /// What the value asked for: nothing yet, a single value, or one kind of container.
+    enum Content {
+        case empty
+        case value(UserInfoValue)
+        case keyed(KeyedStorage)
+        case unkeyed(UnkeyedStorage)
+        /// Two kinds of container, or a container and a single value (no userInfo form).
+        case conflicting(String)
     }
 
+    let options: UserInfoEncoder
+    let path: EncodingPath
+    var content: Content = .empty
+
+    init(options: UserInfoEncoder, path: EncodingPath) {
+        self.options = options
+        self.path = path
+    }
+
+    var codingPath: [any CodingKey] { path.keys }
     var userInfo: [CodingUserInfoKey: Any] { options.userInfo }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        if case .empty = node.content { node.content = .keyed([]) }
-        return KeyedEncodingContainer(KeyedContainer<Key>(encoder: self))
+        let storage: KeyedStorage
+        switch content {
+        case .keyed(let existing): storage = existing
+        case .empty:
+            storage = KeyedStorage()
+            content = .keyed(storage)
+        default:
+            // Written to, and never resolved: `resolve` throws.
+            storage = KeyedStorage()
+            content = .conflicting("a keyed container")
+        }
+        return KeyedEncodingContainer(KeyedContainer<Key>(encoder: self, storage: storage))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        if case .empty = node.content { node.content = .unkeyed([]) }
-        return UnkeyedContainer(encoder: self)
+        let storage: UnkeyedStorage
+        switch content {
+        case .unkeyed(let existing): storage = existing
+        case .empty:
+            storage = UnkeyedStorage()
+            content = .unkeyed(storage)
+        default:
+            storage = UnkeyedStorage()
+            content = .conflicting("an unkeyed container")
+        }
+        return UnkeyedContainer(encoder: self, storage: storage)
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer { SingleValueContainer(encoder: self) }
 
-    /// The userInfo value of an `Encodable`, with the special types mapped directly.
-    func box<T: Encodable>(_ value: T, codingPath: [any CodingKey]) throws -> UserInfoValue {
+    /// Sets the single value; a container asked for before makes the encoding conflicting.
+    func setSingleValue(_ value: UserInfoValue) {
+        switch content {
+        case .empty, .value: content = .value(value)
+        case .conflicting: break
+        case .keyed, .unkeyed: content = .conflicting("a single value")
+        }
+    }
+
+    /// The value written, or nil when nothing was.
+    func resolve() throws -> UserInfoValue? {
+        switch content {
+        case .empty: return nil
+        case .value(let value): return value
+        case .keyed(let storage): return try storage.resolve()
+        case .unkeyed(let storage): return try storage.resolve()
+        case .conflicting(let what):
+            throw EncodingError.invalidValue(what, .init(codingPath: codingPath, debugDescription: "the value asked for \(what) after writing another form: it has no userInfo form"))
+        }
+    }
+
+    /// The userInfo value of an `Encodable` at `path`, with the special types mapped directly.
+    func box<T: Encodable>(_ value: T, at path: EncodingPath) throws -> UserInfoValue {
         switch value {
-        case let date as Date: return try boxDate(date, codingPath)
+        case let string as String: return .string(string)
+        case let flag as Bool: return .number(.bool(flag))
+        case let date as Date: return try boxDate(date, path)
         case let data as Data:
             switch options.dataEncodingStrategy {
             case .data: return .data(data)
@@ -177,30 +287,33 @@ struct UserInfoEncoding: Encoder {
         case let url as URL: return .url(UserInfoURL(url))
         case let set as any SetEncodable:
             var members = UserInfoSet()
-            for (position, member) in try set.encodeMembers({ try box($0, codingPath: codingPath + [AnyCodingKey(0)]) }).enumerated() {
+            for (position, member) in try set.encodeMembers({ try box($0, at: path.appending(AnyCodingKey($1))) }).enumerated() {
                 guard members.insert(member) else {
-                    throw EncodingError.invalidValue(value, .init(codingPath: codingPath + [AnyCodingKey(position)],
+                    throw EncodingError.invalidValue(value, .init(codingPath: path.keys(appending: AnyCodingKey(position)),
                                                                   debugDescription: "two members of the set encode to the same value"))
                 }
             }
             return .set(members)
-        case let string as String: return .string(string)
-        case let flag as Bool: return .number(.bool(flag))
         default:
-            let encoder = UserInfoEncoding(options: options, codingPath: codingPath)
+            let encoder = UserInfoEncoding(options: options, path: path)
             try value.encode(to: encoder)
-            guard let result = try encoder.node.resolve(codingPath: codingPath) else {
-                throw EncodingError.invalidValue(value, .init(codingPath: codingPath, debugDescription: "\(T.self) encoded no value"))
+            guard let result = try encoder.resolve() else {
+                throw EncodingError.invalidValue(value, .init(codingPath: path.keys, debugDescription: "\(T.self) encoded no value"))
             }
             return result
         }
     }
 
-    func boxDate(_ date: Date, _ codingPath: [any CodingKey]) throws -> UserInfoValue {
+    /// `box` for a member under `key` of this encoder's value.
+    func box<T: Encodable>(_ value: T, key: some CodingKey) throws -> UserInfoValue {
+        try box(value, at: path.appending(key))
+    }
+
+    func boxDate(_ date: Date, _ path: @autoclosure () -> EncodingPath) throws -> UserInfoValue {
         let seconds = date.timeIntervalSinceReferenceDate
         guard seconds.isFinite else {
             // The seconds, not the Date: FoundationEssentials traps describing a non-finite Date.
-            throw EncodingError.invalidValue(seconds, .init(codingPath: codingPath, debugDescription: "a date must be finite, not \(seconds)"))
+            throw EncodingError.invalidValue(seconds, .init(codingPath: path().keys, debugDescription: "a date must be finite, not \(seconds)"))
         }
         switch options.dateEncodingStrategy {
         case .date: return .date(date)
@@ -208,15 +321,17 @@ struct UserInfoEncoding: Encoder {
         case .millisecondsSince1970: return .number(.real(date.timeIntervalSince1970 * 1000))
         case .iso8601:
             guard let text = ISO8601Text.format(date) else {
-                throw EncodingError.invalidValue(seconds, .init(codingPath: codingPath, debugDescription: "an ISO 8601 date must lie within ±10^15 seconds of 2001, not \(seconds)"))
+                throw EncodingError.invalidValue(seconds, .init(codingPath: path().keys, debugDescription: "an ISO 8601 date must lie within ±10^15 seconds of 2001, not \(seconds)"))
             }
             return .string(text)
         }
     }
 
-    func boxInteger<T: BinaryInteger>(_ value: T, _ codingPath: [any CodingKey]) throws -> UserInfoValue {
+    /// An integer of any width; `key` names it under this encoder's path (nil: the value itself).
+    func boxInteger<T: BinaryInteger>(_ value: T, key: (any CodingKey)?) throws -> UserInfoValue {
         guard let integer = PropertyListInteger(exactly: value) else {
-            throw EncodingError.invalidValue(value, .init(codingPath: codingPath, debugDescription: "\(value) is outside [-2^63, 2^64)"))
+            let keys = key.map { path.keys(appending: $0) } ?? path.keys
+            throw EncodingError.invalidValue(value, .init(codingPath: keys, debugDescription: "\(value) is outside [-2^63, 2^64)"))
         }
         return .number(.integer(integer))
     }
@@ -231,20 +346,15 @@ struct UserInfoEncoding: Encoder {
 
 struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let encoder: UserInfoEncoding
+    let storage: KeyedStorage
     var codingPath: [any CodingKey] { encoder.codingPath }
 
     private func set(_ value: UserInfoValue, for key: Key) {
-        child(for: key).content = .value(value)
+        storage.set(value, forKey: encoder.key(key))
     }
 
-    private func child(for key: Key) -> EncodingNode {
-        guard case .keyed(var entries) = encoder.node.content else { preconditionFailure("keyed container on a non-keyed node") }
-        let name = encoder.key(key)
-        if let existing = entries.first(where: { $0.0 == name }) { return existing.1 }
-        let node = EncodingNode()
-        entries.append((name, node))
-        encoder.node.content = .keyed(entries)
-        return node
+    private func integer<T: BinaryInteger>(_ value: T, _ key: Key) throws {
+        set(try encoder.boxInteger(value, key: key), for: key)
     }
 
     mutating func encodeNil(forKey key: Key) throws { set(.null, for: key) }
@@ -252,20 +362,20 @@ struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encode(_ value: String, forKey key: Key) throws { set(.string(value), for: key) }
     mutating func encode(_ value: Double, forKey key: Key) throws { set(.number(.real(value)), for: key) }
     mutating func encode(_ value: Float, forKey key: Key) throws { set(.number(.real(Double(value))), for: key) }
-    mutating func encode(_ value: Int, forKey key: Key) throws { set(try encoder.boxInteger(value, codingPath + [key]), for: key) }
-    mutating func encode(_ value: Int8, forKey key: Key) throws { set(try encoder.boxInteger(value, codingPath + [key]), for: key) }
-    mutating func encode(_ value: Int16, forKey key: Key) throws { set(try encoder.boxInteger(value, codingPath + [key]), for: key) }
-    mutating func encode(_ value: Int32, forKey key: Key) throws { set(try encoder.boxInteger(value, codingPath + [key]), for: key) }
-    mutating func encode(_ value: Int64, forKey key: Key) throws { set(try encoder.boxInteger(value, codingPath + [key]), for: key) }
-    mutating func encode(_ value: UInt, forKey key: Key) throws { set(try encoder.boxInteger(value, codingPath + [key]), for: key) }
-    mutating func encode(_ value: UInt8, forKey key: Key) throws { set(try encoder.boxInteger(value, codingPath + [key]), for: key) }
-    mutating func encode(_ value: UInt16, forKey key: Key) throws { set(try encoder.boxInteger(value, codingPath + [key]), for: key) }
-    mutating func encode(_ value: UInt32, forKey key: Key) throws { set(try encoder.boxInteger(value, codingPath + [key]), for: key) }
-    mutating func encode(_ value: UInt64, forKey key: Key) throws { set(try encoder.boxInteger(value, codingPath + [key]), for: key) }
-    mutating func encode(_ value: Int128, forKey key: Key) throws { set(try encoder.boxInteger(value, codingPath + [key]), for: key) }
-    mutating func encode(_ value: UInt128, forKey key: Key) throws { set(try encoder.boxInteger(value, codingPath + [key]), for: key) }
+    mutating func encode(_ value: Int, forKey key: Key) throws { try integer(value, key) }
+    mutating func encode(_ value: Int8, forKey key: Key) throws { try integer(value, key) }
+    mutating func encode(_ value: Int16, forKey key: Key) throws { try integer(value, key) }
+    mutating func encode(_ value: Int32, forKey key: Key) throws { try integer(value, key) }
+    mutating func encode(_ value: Int64, forKey key: Key) throws { try integer(value, key) }
+    mutating func encode(_ value: UInt, forKey key: Key) throws { try integer(value, key) }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws { try integer(value, key) }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws { try integer(value, key) }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws { try integer(value, key) }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { try integer(value, key) }
+    mutating func encode(_ value: Int128, forKey key: Key) throws { try integer(value, key) }
+    mutating func encode(_ value: UInt128, forKey key: Key) throws { try integer(value, key) }
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        set(try encoder.box(value, codingPath: codingPath + [key]), for: key)
+        set(try encoder.box(value, key: key), for: key)
     }
 
     /// Optionals: absent keys stay absent, or become NSNull under `.null`.
@@ -292,45 +402,46 @@ struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
-        let node = child(for: key)
-        return UserInfoEncoding(options: encoder.options, codingPath: codingPath + [key], node: node).container(keyedBy: keyType)
+        let nested = KeyedStorage()
+        storage.setPending(.keyed(nested), forKey: encoder.key(key))
+        let child = UserInfoEncoding(options: encoder.options, path: encoder.path.appending(key))
+        return KeyedEncodingContainer(KeyedContainer<NestedKey>(encoder: child, storage: nested))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-        UserInfoEncoding(options: encoder.options, codingPath: codingPath + [key], node: child(for: key)).unkeyedContainer()
+        let nested = UnkeyedStorage()
+        storage.setPending(.unkeyed(nested), forKey: encoder.key(key))
+        return UnkeyedContainer(encoder: UserInfoEncoding(options: encoder.options, path: encoder.path.appending(key)), storage: nested)
     }
 
     mutating func superEncoder() -> any Encoder { superEncoder(forKey: Key(stringValue: "super")!) }
 
     mutating func superEncoder(forKey key: Key) -> any Encoder {
-        UserInfoEncoding(options: encoder.options, codingPath: codingPath + [key], node: child(for: key))
+        let child = UserInfoEncoding(options: encoder.options, path: encoder.path.appending(key))
+        storage.setPending(.encoder(child), forKey: encoder.key(key))
+        return child
     }
 }
 
 struct UnkeyedContainer: UnkeyedEncodingContainer {
     let encoder: UserInfoEncoding
+    let storage: UnkeyedStorage
     var codingPath: [any CodingKey] { encoder.codingPath }
+    var count: Int { storage.elements.count }
 
-    var count: Int {
-        guard case .unkeyed(let elements) = encoder.node.content else { return 0 }
-        return elements.count
+    private var nextKey: AnyCodingKey { AnyCodingKey(count) }
+
+    private func append(_ value: UserInfoValue) { storage.elements.append(value) }
+
+    private func integer<T: BinaryInteger>(_ value: T) throws {
+        append(try encoder.boxInteger(value, key: nextKey))
     }
 
-    private func appendNode() -> EncodingNode {
-        guard case .unkeyed(var elements) = encoder.node.content else { preconditionFailure("unkeyed container on another node") }
-        let node = EncodingNode()
-        elements.append(node)
-        encoder.node.content = .unkeyed(elements)
-        return node
-    }
-
-    private var nextPath: [any CodingKey] { codingPath + [AnyCodingKey(count)] }
-
-    mutating func encodeNil() throws { appendNode().content = .value(.null) }
-    mutating func encode(_ value: Bool) throws { appendNode().content = .value(.number(.bool(value))) }
-    mutating func encode(_ value: String) throws { appendNode().content = .value(.string(value)) }
-    mutating func encode(_ value: Double) throws { appendNode().content = .value(.number(.real(value))) }
-    mutating func encode(_ value: Float) throws { appendNode().content = .value(.number(.real(Double(value)))) }
+    mutating func encodeNil() throws { append(.null) }
+    mutating func encode(_ value: Bool) throws { append(.number(.bool(value))) }
+    mutating func encode(_ value: String) throws { append(.string(value)) }
+    mutating func encode(_ value: Double) throws { append(.number(.real(value))) }
+    mutating func encode(_ value: Float) throws { append(.number(.real(Double(value)))) }
     mutating func encode(_ value: Int) throws { try integer(value) }
     mutating func encode(_ value: Int8) throws { try integer(value) }
     mutating func encode(_ value: Int16) throws { try integer(value) }
@@ -344,29 +455,27 @@ struct UnkeyedContainer: UnkeyedEncodingContainer {
     mutating func encode(_ value: Int128) throws { try integer(value) }
     mutating func encode(_ value: UInt128) throws { try integer(value) }
     mutating func encode<T: Encodable>(_ value: T) throws {
-        let path = nextPath
-        let boxed = try encoder.box(value, codingPath: path)
-        appendNode().content = .value(boxed)
-    }
-
-    private mutating func integer<T: BinaryInteger>(_ value: T) throws {
-        let boxed = try encoder.boxInteger(value, nextPath)
-        appendNode().content = .value(boxed)
+        append(try encoder.box(value, key: nextKey))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
-        let path = nextPath
-        return UserInfoEncoding(options: encoder.options, codingPath: path, node: appendNode()).container(keyedBy: keyType)
+        let nested = KeyedStorage()
+        let child = UserInfoEncoding(options: encoder.options, path: encoder.path.appending(nextKey))
+        storage.appendPending(.keyed(nested))
+        return KeyedEncodingContainer(KeyedContainer<NestedKey>(encoder: child, storage: nested))
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
-        let path = nextPath
-        return UserInfoEncoding(options: encoder.options, codingPath: path, node: appendNode()).unkeyedContainer()
+        let nested = UnkeyedStorage()
+        let child = UserInfoEncoding(options: encoder.options, path: encoder.path.appending(nextKey))
+        storage.appendPending(.unkeyed(nested))
+        return UnkeyedContainer(encoder: child, storage: nested)
     }
 
     mutating func superEncoder() -> any Encoder {
-        let path = nextPath
-        return UserInfoEncoding(options: encoder.options, codingPath: path, node: appendNode())
+        let child = UserInfoEncoding(options: encoder.options, path: encoder.path.appending(nextKey))
+        storage.appendPending(.encoder(child))
+        return child
     }
 }
 
@@ -374,26 +483,27 @@ struct SingleValueContainer: SingleValueEncodingContainer {
     let encoder: UserInfoEncoding
     var codingPath: [any CodingKey] { encoder.codingPath }
 
-    private func set(_ value: UserInfoValue) { encoder.node.content = .value(value) }
+    private func set(_ value: UserInfoValue) { encoder.setSingleValue(value) }
+    private func integer<T: BinaryInteger>(_ value: T) throws { set(try encoder.boxInteger(value, key: nil)) }
 
     mutating func encodeNil() throws { set(.null) }
     mutating func encode(_ value: Bool) throws { set(.number(.bool(value))) }
     mutating func encode(_ value: String) throws { set(.string(value)) }
     mutating func encode(_ value: Double) throws { set(.number(.real(value))) }
     mutating func encode(_ value: Float) throws { set(.number(.real(Double(value)))) }
-    mutating func encode(_ value: Int) throws { set(try encoder.boxInteger(value, codingPath)) }
-    mutating func encode(_ value: Int8) throws { set(try encoder.boxInteger(value, codingPath)) }
-    mutating func encode(_ value: Int16) throws { set(try encoder.boxInteger(value, codingPath)) }
-    mutating func encode(_ value: Int32) throws { set(try encoder.boxInteger(value, codingPath)) }
-    mutating func encode(_ value: Int64) throws { set(try encoder.boxInteger(value, codingPath)) }
-    mutating func encode(_ value: UInt) throws { set(try encoder.boxInteger(value, codingPath)) }
-    mutating func encode(_ value: UInt8) throws { set(try encoder.boxInteger(value, codingPath)) }
-    mutating func encode(_ value: UInt16) throws { set(try encoder.boxInteger(value, codingPath)) }
-    mutating func encode(_ value: UInt32) throws { set(try encoder.boxInteger(value, codingPath)) }
-    mutating func encode(_ value: UInt64) throws { set(try encoder.boxInteger(value, codingPath)) }
-    mutating func encode(_ value: Int128) throws { set(try encoder.boxInteger(value, codingPath)) }
-    mutating func encode(_ value: UInt128) throws { set(try encoder.boxInteger(value, codingPath)) }
-    mutating func encode<T: Encodable>(_ value: T) throws { set(try encoder.box(value, codingPath: codingPath)) }
+    mutating func encode(_ value: Int) throws { try integer(value) }
+    mutating func encode(_ value: Int8) throws { try integer(value) }
+    mutating func encode(_ value: Int16) throws { try integer(value) }
+    mutating func encode(_ value: Int32) throws { try integer(value) }
+    mutating func encode(_ value: Int64) throws { try integer(value) }
+    mutating func encode(_ value: UInt) throws { try integer(value) }
+    mutating func encode(_ value: UInt8) throws { try integer(value) }
+    mutating func encode(_ value: UInt16) throws { try integer(value) }
+    mutating func encode(_ value: UInt32) throws { try integer(value) }
+    mutating func encode(_ value: UInt64) throws { try integer(value) }
+    mutating func encode(_ value: Int128) throws { try integer(value) }
+    mutating func encode(_ value: UInt128) throws { try integer(value) }
+    mutating func encode<T: Encodable>(_ value: T) throws { set(try encoder.box(value, at: encoder.path)) }
 }
 
 /// `camelCase` → `snake_case`, as JSONEncoder converts.

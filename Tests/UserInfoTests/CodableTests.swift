@@ -154,4 +154,76 @@ struct CodableTests {
         struct NotADictionary: Encodable { func encode(to encoder: any Encoder) throws { var c = encoder.singleValueContainer(); try c.encode(1) } }
         #expect(throws: EncodingError.self) { try UserInfoEncoder().encodeDictionary(NotADictionary()) }
     }
+
+    /// Specs/codable.md, "Encoding": `conflictingContainers`, and a key written twice.
+    @Test("conflictingContainers: a value asking for a second form is refused at its path, not trapped on; a key written twice keeps its last value")
+    func conflictingContainers() throws {
+        struct ValueThenKeyed: Encodable {
+            private enum Keys: String, CodingKey { case a }
+            func encode(to encoder: any Encoder) throws {
+                var single = encoder.singleValueContainer()
+                try single.encode(1)
+                var keyed = encoder.container(keyedBy: Keys.self)
+                try keyed.encode(2, forKey: .a)
+            }
+        }
+        struct KeyedThenUnkeyed: Encodable {
+            private enum Keys: String, CodingKey { case a }
+            func encode(to encoder: any Encoder) throws {
+                var keyed = encoder.container(keyedBy: Keys.self)
+                try keyed.encode(2, forKey: .a)
+                var unkeyed = encoder.unkeyedContainer()
+                try unkeyed.encode(3)
+            }
+        }
+        struct Holder<Inner: Encodable>: Encodable { var inner: [Inner] }
+        for value in [Holder(inner: [ValueThenKeyed()]) as any Encodable, Holder(inner: [KeyedThenUnkeyed()])] {
+            do {
+                _ = try UserInfoEncoder().encode(value)
+                Issue.record("encoded \(value)")
+            } catch EncodingError.invalidValue(_, let context) {
+                #expect(context.codingPath.map(\.stringValue) == ["inner", "Index 0"])
+            }
+        }
+        struct Twice: Encodable {
+            private enum Keys: String, CodingKey { case a, b }
+            func encode(to encoder: any Encoder) throws {
+                var keyed = encoder.container(keyedBy: Keys.self)
+                var nested = keyed.nestedUnkeyedContainer(forKey: .a)
+                try nested.encode(1)
+                try keyed.encode("b", forKey: .b)
+                try keyed.encode("last", forKey: .a)
+                var again = encoder.container(keyedBy: Keys.self)
+                try again.encode(true, forKey: .b)
+            }
+        }
+        #expect(try UserInfoEncoder().encode(Twice()) == .dictionary(["a": "last", "b": true]))
+    }
+
+    /// Specs/codable.md, "Encoding": nested containers and super encoders fill their places when the encoding resolves.
+    @Test("nested containers and super encoders, keyed and unkeyed, land where they were asked for")
+    func nestedContainers() throws {
+        struct Shapes: Encodable {
+            private enum Keys: String, CodingKey { case list, map, parent, empty }
+            func encode(to encoder: any Encoder) throws {
+                var keyed = encoder.container(keyedBy: Keys.self)
+                var list = keyed.nestedUnkeyedContainer(forKey: .list)
+                try list.encode(1)
+                var inner = list.nestedContainer(keyedBy: Keys.self)
+                try inner.encode("x", forKey: .map)
+                try list.encode(UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!)
+                _ = list.superEncoder()  // encodes nothing: NSNull keeps the position
+                var map = keyed.nestedContainer(keyedBy: Keys.self, forKey: .map)
+                try map.encode(2.5, forKey: .list)
+                try 7.encode(to: keyed.superEncoder())
+                _ = keyed.superEncoder(forKey: .empty)  // encodes nothing: no entry
+            }
+        }
+        let expected: UserInfoValue = .dictionary([
+            "list": [1, ["map": "x"], .uuid(UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!), .null],
+            "map": ["list": 2.5],
+            "super": 7,
+        ])
+        #expect(try UserInfoEncoder().encode(Shapes()) == expected)
+    }
 }
