@@ -179,7 +179,7 @@ struct KeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let dictionary: UserInfoDictionary
     var codingPath: [any CodingKey] { decoder.codingPath }
 
-    private func name(_ key: Key) -> String {
+    private func name(_ key: some CodingKey) -> String {
         switch decoder.options.keyDecodingStrategy {
         case .useDefaultKeys: return key.stringValue
         case .convertToSnakeCase: return SnakeCase.convert(key.stringValue)
@@ -197,7 +197,7 @@ struct KeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     func contains(_ key: Key) -> Bool { dictionary[name(key)] != nil }
 
-    private func child(_ key: Key) throws -> UserInfoDecoding {
+    private func child(_ key: some CodingKey) throws -> UserInfoDecoding {
         guard let value = dictionary[name(key)] else {
             throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "no value for \"\(name(key))\""))
         }
@@ -231,7 +231,8 @@ struct KeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer { try child(key).unkeyedContainer() }
-    func superDecoder() throws -> any Decoder { try child(Key(stringValue: "super")!) }
+    /// The super decoder under the key "super", whether or not `Key` has such a case.
+    func superDecoder() throws -> any Decoder { try child(AnyCodingKey("super")) }
     func superDecoder(forKey key: Key) throws -> any Decoder { try child(key) }
 }
 

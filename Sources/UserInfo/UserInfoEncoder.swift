@@ -414,9 +414,12 @@ struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         return UnkeyedContainer(encoder: UserInfoEncoding(options: encoder.options, path: encoder.path.appending(key)), storage: nested)
     }
 
-    mutating func superEncoder() -> any Encoder { superEncoder(forKey: Key(stringValue: "super")!) }
+    /// The super encoder under the key "super", whether or not `Key` has such a case.
+    mutating func superEncoder() -> any Encoder { superEncoder(AnyCodingKey("super")) }
 
-    mutating func superEncoder(forKey key: Key) -> any Encoder {
+    mutating func superEncoder(forKey key: Key) -> any Encoder { superEncoder(key) }
+
+    private func superEncoder(_ key: some CodingKey) -> any Encoder {
         let child = UserInfoEncoding(options: encoder.options, path: encoder.path.appending(key))
         storage.setPending(.encoder(child), forKey: encoder.key(key))
         return child

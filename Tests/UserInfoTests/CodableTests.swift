@@ -225,5 +225,23 @@ struct CodableTests {
             "super": 7,
         ])
         #expect(try UserInfoEncoder().encode(Shapes()) == expected)
+
+        // The keyless super encoder and decoder use "super" though `Keys` has no such case.
+        struct Base: Codable, Equatable { var x: Int }
+        struct Derived: Codable, Equatable {
+            var base: Base
+            private enum Keys: String, CodingKey { case y }
+            init(base: Base) { self.base = base }
+            init(from decoder: any Decoder) throws {
+                base = try Base(from: try decoder.container(keyedBy: Keys.self).superDecoder())
+            }
+            func encode(to encoder: any Encoder) throws {
+                var keyed = encoder.container(keyedBy: Keys.self)
+                try base.encode(to: keyed.superEncoder())
+            }
+        }
+        let encoded = try UserInfoEncoder().encode(Derived(base: Base(x: 4)))
+        #expect(encoded == .dictionary(["super": ["x": 4]]))
+        #expect(try UserInfoDecoder().decode(Derived.self, from: encoded) == Derived(base: Base(x: 4)))
     }
 }
