@@ -66,16 +66,18 @@ public struct ContainerLayout: Sendable, Hashable {
             throw PayloadError(.invalidLayout, "the layout root \"\(root)\" is not an absolute path")
         }
         if root != "/" {
-            for component in root.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
-                guard !component.isEmpty, component != ".", component != ".." else {
+            for component in root.utf8.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) {
+                guard !component.isEmpty, !component.elementsEqual(".".utf8), !component.elementsEqual("..".utf8) else {
                     throw PayloadError(.invalidLayout, "the layout root \"\(root)\" is not normalised (an empty, \".\" or \"..\" component)")
                 }
-                guard !component.unicodeScalars.contains(where: URLTranslator.isControl) else {
-                    throw PayloadError(.invalidLayout, "the layout root \"\(root)\" holds a control character")
-                }
+            }
+            guard !root.unicodeScalars.contains(where: URLTranslator.isControl) else {
+                throw PayloadError(.invalidLayout, "the layout root \"\(root)\" holds a control character")
             }
         }
-        if let invalid = containers.sorted().first(where: { !Self.isValidIdentifier($0) }) {
+        // The first invalid identifier in sorted order, so that the message does not depend on hashing.
+        if containers.contains(where: { !Self.isValidIdentifier($0) }),
+           let invalid = containers.filter({ !Self.isValidIdentifier($0) }).min() {
             throw PayloadError(.invalidLayout, "\"\(invalid)\" is not a container identifier (dot-separated labels of letters, digits, '-', '_')")
         }
     }
@@ -84,31 +86,42 @@ public struct ContainerLayout: Sendable, Hashable {
     /// (`iCloud.com.example.App` → `iCloud~com~example~App`); nil for an invalid identifier.
     public static func directoryName(forIdentifier identifier: String) -> String? {
         guard isValidIdentifier(identifier) else { return nil }
-        return String(identifier.map { $0 == "." ? "~" : $0 })
+        return String(decoding: identifier.utf8.map { $0 == UInt8(ascii: ".") ? UInt8(ascii: "~") : $0 }, as: UTF8.self)
     }
 
     /// The identifier of a container directory (`iCloud~com~example~App` → `iCloud.com.example.App`);
     /// nil for a name that no identifier maps to.
     public static func identifier(forDirectoryName name: String) -> String? {
-        guard !name.contains(".") else { return nil }
-        let identifier = String(name.map { $0 == "~" ? "." : $0 })
+        guard !name.utf8.contains(UInt8(ascii: ".")) else { return nil }
+        let identifier = String(decoding: name.utf8.map { $0 == UInt8(ascii: "~") ? UInt8(ascii: ".") : $0 }, as: UTF8.self)
         return isValidIdentifier(identifier) ? identifier : nil
     }
 
     /// Identifiers are dot-separated labels of ASCII letters, digits, `-` and `_`,
     /// with at least two labels and none empty.
     public static func isValidIdentifier(_ identifier: String) -> Bool {
-        let labels = identifier.split(separator: ".", omittingEmptySubsequences: false)
-        return labels.count >= 2 && identifier.utf8.count <= 255 && labels.allSatisfy { label in
-            !label.isEmpty && label.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x2D || $0 == 0x5F }
+        var labels = 1
+        var labelLength = 0
+        var bytes = 0
+        for byte in identifier.utf8 {
+            bytes += 1
+            if byte == UInt8(ascii: ".") {
+                guard labelLength > 0 else { return false }
+                labels += 1
+                labelLength = 0
+            } else {
+                guard (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x2D || byte == 0x5F
+                else { return false }
+                labelLength += 1
+            }
         }
+        return labels >= 2 && labelLength > 0 && bytes <= 255
     }
 
-    /// True when this layout accepts `identifier` as one of its containers.
     func has(_ identifier: String) -> Bool {
         containers.isEmpty || containers.contains(identifier)
     }
 
-    /// The root's path components.
-    var rootComponents: [Substring] { root.split(separator: "/") }
+    /// The root's path components (split by bytes, as paths are).
+    var rootComponents: [String] { root.utf8.split(separator: UInt8(ascii: "/")).map { String(Substring($0)) } }
 }

@@ -86,7 +86,7 @@ public struct PayloadCodec: Sendable {
         var outgoing = payload
         if let versioning { outgoing.userInfo = versioning.stamp(outgoing.userInfo) }
         let translator = URLTranslator(policy: policy)
-        outgoing.userInfo = try translator.outgoing(userInfo: outgoing.userInfo, from: layout)
+        outgoing.userInfo = try translator.outgoing(userInfo: outgoing.userInfo, fromValidated: layout)
         let userInfoBytes = try Self.encodeUserInfo(outgoing.userInfo, as: userInfoForm, limits: limits)
         // payloadLimits: what is sent is what this codec's own decode accepts
         // (every bound of `limits`, not only the writer's depth and size).
@@ -149,7 +149,7 @@ public struct PayloadCodec: Sendable {
             payload.userInfo = checked.userInfo
             found = checked.found
         }
-        payload.userInfo = try URLTranslator(policy: policy).incoming(userInfo: payload.userInfo, to: layout)
+        payload.userInfo = try URLTranslator(policy: policy).incoming(userInfo: payload.userInfo, toValidated: layout)
         return DecodedPayload(payload: payload, userInfoForm: form, foundVersion: found, cost: cost)
     }
 

@@ -46,13 +46,13 @@ public struct URLTranslator: Sendable {
     /// has no synced containers, so every file URL is refused).
     public func outgoing(_ value: UserInfoValue, from layout: ContainerLayout?) throws(PayloadError) -> UserInfoValue {
         try layout?.validate()
-        return try map(value) { (url) throws(PayloadError) in try outgoingURL(url, layout) }
+        return try map(value) { (url) throws(PayloadError) in try outgoingURL(url, layout) } ?? value
     }
 
-    /// Rewrites every URL in a userInfo for sending from `layout`.
-    func outgoing(userInfo: UserInfoDictionary, from layout: ContainerLayout?) throws(PayloadError) -> UserInfoDictionary {
-        try layout?.validate()
-        return try map(userInfo) { (url) throws(PayloadError) in try outgoingURL(url, layout) }
+    /// Rewrites every URL in a userInfo for sending from `layout`, which the
+    /// caller (``PayloadCodec``) validated.
+    func outgoing(userInfo: UserInfoDictionary, fromValidated layout: ContainerLayout?) throws(PayloadError) -> UserInfoDictionary {
+        try map(userInfo) { (url) throws(PayloadError) in try outgoingURL(url, layout) } ?? userInfo
     }
 
     private func outgoingURL(_ url: UserInfoURL, _ layout: ContainerLayout?) throws(PayloadError) -> UserInfoURL {
@@ -86,11 +86,12 @@ public struct URLTranslator: Sendable {
     /// The container reference of a file URL's path (percent-encoded, as
     /// ``FileURLGrammar`` read it) inside one of `layout`'s containers.
     func reference(forPath encodedPath: Substring, _ text: String, _ layout: ContainerLayout) throws(PayloadError) -> String {
-        let isDirectory = encodedPath.hasSuffix("/")
+        let isDirectory = encodedPath.utf8.last == UInt8(ascii: "/")
         // Normalise: decode each component, drop "." and empty ones, let ".." climb.
+        // (Split by bytes: the path is percent-encoded, so every "/" in it separates.)
         var components: [String] = []
-        for raw in encodedPath.split(separator: "/", omittingEmptySubsequences: true) {
-            guard let name = PercentEncoding.decode(raw) else {
+        for raw in encodedPath.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true) {
+            guard let name = PercentEncoding.decode(Substring(raw)) else {
                 throw PayloadError(.fileOutsideContainer, "\(text) has a malformed path")
             }
             switch name {
@@ -104,9 +105,9 @@ public struct URLTranslator: Sendable {
             default: components.append(name)
             }
         }
-        let root = layout.rootComponents.map(String.init)
+        let root = layout.rootComponents
         // fileOutsideContainer: ROOT/CONTAINER/something.
-        guard components.count > root.count + 1, Array(components.prefix(root.count)) == root,
+        guard components.count > root.count + 1, zip(components, root).allSatisfy({ $0 == $1 }),
               let identifier = ContainerLayout.identifier(forDirectoryName: components[root.count]), layout.has(identifier) else {
             throw PayloadError(.fileOutsideContainer, "\(text) is not inside a synced container of \(layout.root)")
         }
@@ -126,13 +127,13 @@ public struct URLTranslator: Sendable {
     /// unknown containers, escapes and disallowed schemes.
     public func incoming(_ value: UserInfoValue, to layout: ContainerLayout?) throws(PayloadError) -> UserInfoValue {
         try layout?.validate()
-        return try map(value) { (url) throws(PayloadError) in try incomingURL(url, layout, isBase: false) }
+        return try map(value) { (url) throws(PayloadError) in try incomingURL(url, layout, isBase: false) } ?? value
     }
 
-    /// Resolves every container reference in a userInfo against `layout`.
-    func incoming(userInfo: UserInfoDictionary, to layout: ContainerLayout?) throws(PayloadError) -> UserInfoDictionary {
-        try layout?.validate()
-        return try map(userInfo) { (url) throws(PayloadError) in try incomingURL(url, layout, isBase: false) }
+    /// Resolves every container reference in a userInfo against `layout`,
+    /// which the caller (``PayloadCodec``) validated.
+    func incoming(userInfo: UserInfoDictionary, toValidated layout: ContainerLayout?) throws(PayloadError) -> UserInfoDictionary {
+        try map(userInfo) { (url) throws(PayloadError) in try incomingURL(url, layout, isBase: false) } ?? userInfo
     }
 
     private func incomingURL(_ url: UserInfoURL, _ layout: ContainerLayout?, isBase: Bool) throws(PayloadError) -> UserInfoURL {
@@ -219,7 +220,8 @@ public struct URLTranslator: Sendable {
         guard name != "." && name != ".." else {
             throw PayloadError(.pathEscapesContainer, "\(url) has a \"\(name)\" component")
         }
-        guard !name.contains("/"), !name.contains("\\") else {
+        // By bytes: a separator followed by a combining mark is one Character, and still a separator.
+        guard !name.utf8.contains(UInt8(ascii: "/")), !name.utf8.contains(UInt8(ascii: "\\")) else {
             throw PayloadError(.pathEscapesContainer, "\(url) has a path separator inside a component")
         }
         // invalidContainerReference: no control character (C0 with NUL, DEL, C1), no line
@@ -251,38 +253,60 @@ public struct URLTranslator: Sendable {
     // MARK: Walking the value
 
     /// Applies `transform` to every URL in `value` (nested in arrays, sets,
-    /// dictionaries), keeping the key path in errors.
-    func map(_ value: UserInfoValue, _ transform: (UserInfoURL) throws(PayloadError) -> UserInfoURL) throws(PayloadError) -> UserInfoValue {
+    /// dictionaries), keeping the key path in errors; nil when no URL changed,
+    /// so that a subtree without one is neither copied nor rebuilt.
+    func map(_ value: UserInfoValue, _ transform: (UserInfoURL) throws(PayloadError) -> UserInfoURL) throws(PayloadError) -> UserInfoValue? {
         switch value {
-        case .url(let url): return .url(try transform(url))
+        case .url(let url):
+            let translated = try transform(url)
+            return translated == url ? nil : .url(translated)
         case .array(let elements):
-            var result: [UserInfoValue] = []
-            result.reserveCapacity(elements.count)
+            var result: [UserInfoValue]?
             for (position, element) in elements.enumerated() {
-                do { result.append(try map(element, transform)) } catch { throw error.inside(.index(position)) }
+                let changed: UserInfoValue?
+                do { changed = try map(element, transform) } catch { throw error.inside(.index(position)) }
+                if let changed {
+                    if result == nil { result = elements }
+                    result![position] = changed
+                }
             }
-            return .array(result)
+            return result.map(UserInfoValue.array)
         case .set(let set):
-            var result = UserInfoSet()
+            // Every member is checked; the set is rebuilt only when one changed.
+            var translated: [UserInfoValue]?
             for (position, member) in set.members.enumerated() {
-                let translated: UserInfoValue
-                do { translated = try map(member, transform) } catch { throw error.inside(.index(position)) }
-                guard result.insert(translated) else {
+                let changed: UserInfoValue?
+                do { changed = try map(member, transform) } catch { throw error.inside(.index(position)) }
+                if let changed {
+                    if translated == nil { translated = set.members }
+                    translated![position] = changed
+                }
+            }
+            guard let translated else { return nil }
+            var result = UserInfoSet()
+            for (position, member) in translated.enumerated() {
+                guard result.insert(member) else {
                     throw PayloadError(.invalidEnvelope, "two set members translate to the same URL", keyPath: PropertyListKeyPath([.index(position)]))
                 }
             }
             return .set(result)
         case .dictionary(let dictionary):
-            return .dictionary(try map(dictionary, transform))
+            return try map(dictionary, transform).map(UserInfoValue.dictionary)
         default:
-            return value
+            return nil
         }
     }
 
-    func map(_ dictionary: UserInfoDictionary, _ transform: (UserInfoURL) throws(PayloadError) -> UserInfoURL) throws(PayloadError) -> UserInfoDictionary {
-        var result = UserInfoDictionary(minimumCapacity: dictionary.count)
-        for (key, member) in dictionary {
-            do { result[key] = try map(member, transform) } catch { throw error.inside(.key(key)) }
+    /// `map` over a dictionary's values; nil when no URL changed.
+    func map(_ dictionary: UserInfoDictionary, _ transform: (UserInfoURL) throws(PayloadError) -> UserInfoURL) throws(PayloadError) -> UserInfoDictionary? {
+        var result: UserInfoDictionary?
+        for (position, (key, member)) in dictionary.enumerated() {
+            let changed: UserInfoValue?
+            do { changed = try map(member, transform) } catch { throw error.inside(.key(key)) }
+            if let changed {
+                if result == nil { result = dictionary }
+                result!.replaceValue(at: position, with: changed)
+            }
         }
         return result
     }
@@ -300,11 +324,17 @@ enum PercentEncoding {
 
     /// Every byte but the unreserved ones as %HH (upper case).
     static func encode(_ text: String) -> String {
-        var out = ""
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count)
         for byte in text.utf8 {
-            if isUnreserved(byte) { out.unicodeScalars.append(Unicode.Scalar(byte)) } else { out += "%" + Hex.upper(byte) }
+            if isUnreserved(byte) {
+                out.append(byte)
+            } else {
+                out.append(UInt8(ascii: "%"))
+                out.append(contentsOf: Hex.upper(byte).utf8)
+            }
         }
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Like `encode`, keeping `/`.
@@ -314,8 +344,10 @@ enum PercentEncoding {
 
     /// Decodes %HH escapes; nil for a malformed escape or bytes that are not UTF-8.
     static func decode(_ text: Substring) -> String? {
+        guard text.utf8.contains(UInt8(ascii: "%")) else { return String(text) }
         var bytes: [UInt8] = []
-        var iterator = Array(text.utf8).makeIterator()
+        bytes.reserveCapacity(text.utf8.count)
+        var iterator = text.utf8.makeIterator()
         while let byte = iterator.next() {
             if byte == 0x25 {
                 guard let high = iterator.next().flatMap(Hex.value), let low = iterator.next().flatMap(Hex.value) else { return nil }
@@ -329,10 +361,12 @@ enum PercentEncoding {
 
     /// True when `text` holds a `%HH` sequence (a second layer of encoding).
     static func containsEscape(_ text: String) -> Bool {
-        let bytes = Array(text.utf8)
-        guard bytes.count >= 3 else { return false }
-        for i in 0..<(bytes.count - 2) where bytes[i] == 0x25 && Hex.value(bytes[i + 1]) != nil && Hex.value(bytes[i + 2]) != nil {
-            return true
+        var utf8 = text.utf8.makeIterator()
+        // The last two bytes: a %HH ends at the current one.
+        var (twoBack, oneBack): (UInt8?, UInt8?) = (nil, nil)
+        while let byte = utf8.next() {
+            if twoBack == 0x25, let high = oneBack, Hex.value(high) != nil, Hex.value(byte) != nil { return true }
+            (twoBack, oneBack) = (oneBack, byte)
         }
         return false
     }
