@@ -29,7 +29,7 @@ public struct UserInfoDecoder: Sendable {
 
     /// Decodes a value of `type` from `value`.
     public func decode<T: Decodable>(_ type: T.Type, from value: UserInfoValue) throws -> T {
-        try UserInfoDecoding(options: self, value: value, codingPath: []).unbox(value, as: type, codingPath: [])
+        try UserInfoDecoding(options: self, value: value, path: .root).unbox(value, as: type, at: .root)
     }
 }
 
@@ -42,22 +42,25 @@ extension Set: SetDecodable where Element: Decodable {
     static func decodeMembers(_ members: [UserInfoValue], with decoder: UserInfoDecoding) throws -> Set<Element> {
         var result = Set<Element>()
         for (position, member) in members.enumerated() {
-            let path = decoder.codingPath + [AnyCodingKey(position)]
+            let path = decoder.path.appending(AnyCodingKey(position))
             // Members equal as userInfo values are never equal Swift values twice;
             // distinct members decoding to one Element would be lost, so refuse them.
-            guard result.insert(try decoder.unbox(member, as: Element.self, codingPath: path)).inserted else {
-                throw DecodingError.dataCorrupted(.init(codingPath: path, debugDescription: "two set members decode to the same \(Element.self)"))
+            guard result.insert(try decoder.unbox(member, as: Element.self, at: path)).inserted else {
+                throw DecodingError.dataCorrupted(.init(codingPath: path.keys, debugDescription: "two set members decode to the same \(Element.self)"))
             }
         }
         return result
     }
 }
 
+/// The decoder of one value: the value and its coding path, spelled out only
+/// when asked for (by an error, or by a `Decodable` reading `codingPath`).
 struct UserInfoDecoding: Decoder {
     let options: UserInfoDecoder
     let value: UserInfoValue
-    let codingPath: [any CodingKey]
+    let path: CodingPathNode
 
+    var codingPath: [any CodingKey] { path.keys }
     var userInfo: [CodingUserInfoKey: Any] { options.userInfo }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
@@ -75,13 +78,21 @@ struct UserInfoDecoding: Decoder {
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer { SingleValueDecoder(decoder: self) }
 
-    func mismatch(_ type: Any.Type, _ path: [any CodingKey]? = nil) -> DecodingError {
-        .typeMismatch(type, .init(codingPath: path ?? codingPath, debugDescription: "expected \(type), found a \(value.typeName)"))
+    func mismatch(_ type: Any.Type) -> DecodingError {
+        Self.mismatch(type, value, path)
     }
 
-    /// Decodes `type` from `value`, mapping the special types directly.
-    func unbox<T: Decodable>(_ value: UserInfoValue, as type: T.Type, codingPath: [any CodingKey]) throws -> T {
-        let decoder = UserInfoDecoding(options: options, value: value, codingPath: codingPath)
+    static func mismatch(_ type: Any.Type, _ value: UserInfoValue, _ path: CodingPathNode) -> DecodingError {
+        .typeMismatch(type, .init(codingPath: path.keys, debugDescription: "expected \(type), found a \(value.typeName)"))
+    }
+
+    /// Decodes `type` from `value` at `path`, mapping the special types directly.
+    func unbox<T: Decodable>(_ value: UserInfoValue, as type: T.Type, at path: CodingPathNode) throws -> T {
+        if type == String.self {
+            guard case .string(let string) = value else { throw Self.mismatch(String.self, value, path) }
+            return string as! T
+        }
+        let decoder = UserInfoDecoding(options: options, value: value, path: path)
         if type == Date.self { return try decoder.date() as! T }
         if type == Data.self { return try decoder.data() as! T }
         if type == UUID.self {
@@ -91,7 +102,7 @@ struct UserInfoDecoding: Decoder {
         if type == URL.self {
             guard case .url(let url) = value else { throw decoder.mismatch(URL.self) }
             guard let resolved = url.url else {
-                throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "\"\(url.relative)\" is not a URL"))
+                throw DecodingError.dataCorrupted(.init(codingPath: path.keys, debugDescription: "\"\(url.relative)\" is not a URL"))
             }
             return resolved as! T
         }
@@ -129,46 +140,58 @@ struct UserInfoDecoding: Decoder {
     }
 
     func real(_ number: UserInfoNumber, _ type: Any.Type) throws -> Double {
+        try Self.real(number, type, value, path)
+    }
+
+    static func real(_ number: UserInfoNumber, _ type: Any.Type, _ value: UserInfoValue, _ path: CodingPathNode) throws -> Double {
         switch number {
         case .real(let real): return real
         case .integer(let integer):
             // An integer a Double represents exactly.
             if let signed = integer.int64Value, let exact = Double(exactly: signed) { return exact }
             if let unsigned = integer.uint64Value, let exact = Double(exactly: unsigned) { return exact }
-            throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "\(integer) has no exact \(type) value"))
-        case .bool: throw mismatch(type)
+            throw DecodingError.dataCorrupted(.init(codingPath: path.keys, debugDescription: "\(integer) has no exact \(type) value"))
+        case .bool: throw mismatch(type, value, path)
         }
     }
 
-    func integer<T: FixedWidthInteger>(_ type: T.Type) throws -> T {
-        guard case .number(.integer(let integer)) = value else { throw mismatch(type) }
+    func integer<T: FixedWidthInteger>(_ type: T.Type) throws -> T { try Self.integer(type, value, path) }
+    func bool() throws -> Bool { try Self.bool(value, path) }
+    func string() throws -> String { try Self.string(value, path) }
+    func double() throws -> Double { try Self.double(value, path) }
+    func float() throws -> Float { try Self.float(value, path) }
+
+    // The scalar reads, on a value and its path (no decoder made for a member).
+
+    static func integer<T: FixedWidthInteger>(_ type: T.Type, _ value: UserInfoValue, _ path: @autoclosure () -> CodingPathNode) throws -> T {
+        guard case .number(.integer(let integer)) = value else { throw mismatch(type, value, path()) }
         let fitted: T?
         if let signed = integer.int64Value { fitted = T(exactly: signed) } else { fitted = integer.uint64Value.flatMap { T(exactly: $0) } }
         guard let fitted else {
-            throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "\(integer) does not fit in \(type)"))
+            throw DecodingError.dataCorrupted(.init(codingPath: path().keys, debugDescription: "\(integer) does not fit in \(type)"))
         }
         return fitted
     }
 
-    func bool() throws -> Bool {
-        guard case .number(.bool(let flag)) = value else { throw mismatch(Bool.self) }
+    static func bool(_ value: UserInfoValue, _ path: @autoclosure () -> CodingPathNode) throws -> Bool {
+        guard case .number(.bool(let flag)) = value else { throw mismatch(Bool.self, value, path()) }
         return flag
     }
 
-    func string() throws -> String {
-        guard case .string(let string) = value else { throw mismatch(String.self) }
+    static func string(_ value: UserInfoValue, _ path: @autoclosure () -> CodingPathNode) throws -> String {
+        guard case .string(let string) = value else { throw mismatch(String.self, value, path()) }
         return string
     }
 
-    func double() throws -> Double {
-        guard case .number(let number) = value else { throw mismatch(Double.self) }
-        return try real(number, Double.self)
+    static func double(_ value: UserInfoValue, _ path: @autoclosure () -> CodingPathNode) throws -> Double {
+        guard case .number(let number) = value else { throw mismatch(Double.self, value, path()) }
+        return try real(number, Double.self, value, path())
     }
 
-    func float() throws -> Float {
-        let double = try double()
+    static func float(_ value: UserInfoValue, _ path: @autoclosure () -> CodingPathNode) throws -> Float {
+        let double = try double(value, path())
         guard let float = Float(exactly: double) ?? (double.isNaN ? Float.nan : nil) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "\(double) has no exact Float value"))
+            throw DecodingError.dataCorrupted(.init(codingPath: path().keys, debugDescription: "\(double) has no exact Float value"))
         }
         return float
     }
@@ -197,33 +220,43 @@ struct KeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     func contains(_ key: Key) -> Bool { dictionary[name(key)] != nil }
 
-    private func child(_ key: some CodingKey) throws -> UserInfoDecoding {
+    /// The value under `key`, or `keyNotFound`.
+    private func member(_ key: some CodingKey) throws -> UserInfoValue {
         guard let value = dictionary[name(key)] else {
             throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "no value for \"\(name(key))\""))
         }
-        return UserInfoDecoding(options: decoder.options, value: value, codingPath: codingPath + [key])
+        return value
     }
 
-    func decodeNil(forKey key: Key) throws -> Bool { try child(key).value.isNull }
-    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try child(key).bool() }
-    func decode(_ type: String.Type, forKey key: Key) throws -> String { try child(key).string() }
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try child(key).double() }
-    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try child(key).float() }
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try child(key).integer(type) }
-    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try child(key).integer(type) }
-    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try child(key).integer(type) }
-    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try child(key).integer(type) }
-    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try child(key).integer(type) }
-    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try child(key).integer(type) }
-    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try child(key).integer(type) }
-    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try child(key).integer(type) }
-    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try child(key).integer(type) }
-    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try child(key).integer(type) }
-    func decode(_ type: Int128.Type, forKey key: Key) throws -> Int128 { try child(key).integer(type) }
-    func decode(_ type: UInt128.Type, forKey key: Key) throws -> UInt128 { try child(key).integer(type) }
+    private func child(_ key: some CodingKey) throws -> UserInfoDecoding {
+        UserInfoDecoding(options: decoder.options, value: try member(key), path: decoder.path.appending(key))
+    }
+
+    private func path(_ key: Key) -> CodingPathNode { decoder.path.appending(key) }
+
+    private func integer<T: FixedWidthInteger>(_ type: T.Type, _ key: Key) throws -> T {
+        try UserInfoDecoding.integer(type, try member(key), path(key))
+    }
+
+    func decodeNil(forKey key: Key) throws -> Bool { try member(key).isNull }
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try UserInfoDecoding.bool(try member(key), path(key)) }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String { try UserInfoDecoding.string(try member(key), path(key)) }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try UserInfoDecoding.double(try member(key), path(key)) }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try UserInfoDecoding.float(try member(key), path(key)) }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try integer(type, key) }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try integer(type, key) }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try integer(type, key) }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try integer(type, key) }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try integer(type, key) }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try integer(type, key) }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try integer(type, key) }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try integer(type, key) }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try integer(type, key) }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try integer(type, key) }
+    func decode(_ type: Int128.Type, forKey key: Key) throws -> Int128 { try integer(type, key) }
+    func decode(_ type: UInt128.Type, forKey key: Key) throws -> UInt128 { try integer(type, key) }
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        let child = try child(key)
-        return try decoder.unbox(child.value, as: type, codingPath: child.codingPath)
+        try decoder.unbox(try member(key), as: type, at: path(key))
     }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
@@ -250,13 +283,32 @@ struct UnkeyedDecoder: UnkeyedDecodingContainer {
     var count: Int? { elements.count }
     var isAtEnd: Bool { currentIndex >= elements.count }
 
-    private mutating func next() throws -> UserInfoDecoding {
-        let path = codingPath + [AnyCodingKey(currentIndex)]
+    private var currentPath: CodingPathNode { decoder.path.appending(AnyCodingKey(currentIndex)) }
+
+    /// The next element, or `valueNotFound` past the end.
+    private mutating func nextValue() throws -> UserInfoValue {
         guard !isAtEnd else {
-            throw DecodingError.valueNotFound(Any.self, .init(codingPath: path, debugDescription: "no more elements"))
+            throw DecodingError.valueNotFound(Any.self, .init(codingPath: currentPath.keys, debugDescription: "no more elements"))
         }
-        defer { currentIndex += 1 }
-        return UserInfoDecoding(options: decoder.options, value: elements[currentIndex], codingPath: path)
+        return elements[currentIndex]
+    }
+
+    /// Reads the next element with `read` (given the element and its path), then moves past it.
+    private mutating func next<T>(_ read: (UserInfoValue, @autoclosure () -> CodingPathNode) throws -> T) throws -> T {
+        let value = try nextValue()
+        let result = try read(value, currentPath)
+        currentIndex += 1
+        return result
+    }
+
+    private mutating func nextDecoder() throws -> UserInfoDecoding {
+        let decoder = UserInfoDecoding(options: self.decoder.options, value: try nextValue(), path: currentPath)
+        currentIndex += 1
+        return decoder
+    }
+
+    private mutating func integer<T: FixedWidthInteger>(_ type: T.Type) throws -> T {
+        try next { value, path in try UserInfoDecoding.integer(type, value, path()) }
     }
 
     mutating func decodeNil() throws -> Bool {
@@ -265,33 +317,33 @@ struct UnkeyedDecoder: UnkeyedDecodingContainer {
         return true
     }
 
-    mutating func decode(_ type: Bool.Type) throws -> Bool { try next().bool() }
-    mutating func decode(_ type: String.Type) throws -> String { try next().string() }
-    mutating func decode(_ type: Double.Type) throws -> Double { try next().double() }
-    mutating func decode(_ type: Float.Type) throws -> Float { try next().float() }
-    mutating func decode(_ type: Int.Type) throws -> Int { try next().integer(type) }
-    mutating func decode(_ type: Int8.Type) throws -> Int8 { try next().integer(type) }
-    mutating func decode(_ type: Int16.Type) throws -> Int16 { try next().integer(type) }
-    mutating func decode(_ type: Int32.Type) throws -> Int32 { try next().integer(type) }
-    mutating func decode(_ type: Int64.Type) throws -> Int64 { try next().integer(type) }
-    mutating func decode(_ type: UInt.Type) throws -> UInt { try next().integer(type) }
-    mutating func decode(_ type: UInt8.Type) throws -> UInt8 { try next().integer(type) }
-    mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try next().integer(type) }
-    mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try next().integer(type) }
-    mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try next().integer(type) }
-    mutating func decode(_ type: Int128.Type) throws -> Int128 { try next().integer(type) }
-    mutating func decode(_ type: UInt128.Type) throws -> UInt128 { try next().integer(type) }
+    mutating func decode(_ type: Bool.Type) throws -> Bool { try next { try UserInfoDecoding.bool($0, $1()) } }
+    mutating func decode(_ type: String.Type) throws -> String { try next { try UserInfoDecoding.string($0, $1()) } }
+    mutating func decode(_ type: Double.Type) throws -> Double { try next { try UserInfoDecoding.double($0, $1()) } }
+    mutating func decode(_ type: Float.Type) throws -> Float { try next { try UserInfoDecoding.float($0, $1()) } }
+    mutating func decode(_ type: Int.Type) throws -> Int { try integer(type) }
+    mutating func decode(_ type: Int8.Type) throws -> Int8 { try integer(type) }
+    mutating func decode(_ type: Int16.Type) throws -> Int16 { try integer(type) }
+    mutating func decode(_ type: Int32.Type) throws -> Int32 { try integer(type) }
+    mutating func decode(_ type: Int64.Type) throws -> Int64 { try integer(type) }
+    mutating func decode(_ type: UInt.Type) throws -> UInt { try integer(type) }
+    mutating func decode(_ type: UInt8.Type) throws -> UInt8 { try integer(type) }
+    mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try integer(type) }
+    mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try integer(type) }
+    mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try integer(type) }
+    mutating func decode(_ type: Int128.Type) throws -> Int128 { try integer(type) }
+    mutating func decode(_ type: UInt128.Type) throws -> UInt128 { try integer(type) }
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        let element = try next()
-        return try decoder.unbox(element.value, as: type, codingPath: element.codingPath)
+        let decoder = self.decoder
+        return try next { value, path in try decoder.unbox(value, as: type, at: path()) }
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
-        try next().container(keyedBy: type)
+        try nextDecoder().container(keyedBy: type)
     }
 
-    mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer { try next().unkeyedContainer() }
-    mutating func superDecoder() throws -> any Decoder { try next() }
+    mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer { try nextDecoder().unkeyedContainer() }
+    mutating func superDecoder() throws -> any Decoder { try nextDecoder() }
 }
 
 struct SingleValueDecoder: SingleValueDecodingContainer {
@@ -315,5 +367,5 @@ struct SingleValueDecoder: SingleValueDecodingContainer {
     func decode(_ type: UInt64.Type) throws -> UInt64 { try decoder.integer(type) }
     func decode(_ type: Int128.Type) throws -> Int128 { try decoder.integer(type) }
     func decode(_ type: UInt128.Type) throws -> UInt128 { try decoder.integer(type) }
-    func decode<T: Decodable>(_ type: T.Type) throws -> T { try decoder.unbox(decoder.value, as: type, codingPath: codingPath) }
+    func decode<T: Decodable>(_ type: T.Type) throws -> T { try decoder.unbox(decoder.value, as: type, at: decoder.path) }
 }

@@ -82,12 +82,12 @@ public struct UserInfoEncoder: Sendable {
     }
 }
 
-/// The coding path of a value being encoded, kept as links to its parent so
+/// The coding path of a value being encoded or decoded, kept as links to its parent so
 /// that a path is spelled out (an array of keys) only when asked for: by an
-/// error, or by an `Encodable` reading `codingPath`.
-indirect enum EncodingPath {
+/// error, or by an `Encodable` or `Decodable` reading `codingPath`.
+indirect enum CodingPathNode {
     case root
-    case child(EncodingPath, any CodingKey)
+    case child(CodingPathNode, any CodingKey)
 
     var keys: [any CodingKey] {
         var keys: [any CodingKey] = []
@@ -99,7 +99,7 @@ indirect enum EncodingPath {
         return keys.reversed()
     }
 
-    func appending(_ key: any CodingKey) -> EncodingPath { .child(self, key) }
+    func appending(_ key: any CodingKey) -> CodingPathNode { .child(self, key) }
 
     /// The keys of `key`'s value under this path.
     func keys(appending key: any CodingKey) -> [any CodingKey] { keys + [key] }
@@ -209,10 +209,10 @@ final class UserInfoEncoding: Encoder {
     }
 
     let options: UserInfoEncoder
-    let path: EncodingPath
+    let path: CodingPathNode
     var content: Content = .empty
 
-    init(options: UserInfoEncoder, path: EncodingPath) {
+    init(options: UserInfoEncoder, path: CodingPathNode) {
         self.options = options
         self.path = path
     }
@@ -273,7 +273,7 @@ final class UserInfoEncoding: Encoder {
     }
 
     /// The userInfo value of an `Encodable` at `path`, with the special types mapped directly.
-    func box<T: Encodable>(_ value: T, at path: EncodingPath) throws -> UserInfoValue {
+    func box<T: Encodable>(_ value: T, at path: CodingPathNode) throws -> UserInfoValue {
         switch value {
         case let string as String: return .string(string)
         case let flag as Bool: return .number(.bool(flag))
@@ -309,7 +309,7 @@ final class UserInfoEncoding: Encoder {
         try box(value, at: path.appending(key))
     }
 
-    func boxDate(_ date: Date, _ path: @autoclosure () -> EncodingPath) throws -> UserInfoValue {
+    func boxDate(_ date: Date, _ path: @autoclosure () -> CodingPathNode) throws -> UserInfoValue {
         let seconds = date.timeIntervalSinceReferenceDate
         guard seconds.isFinite else {
             // The seconds, not the Date: FoundationEssentials traps describing a non-finite Date.
