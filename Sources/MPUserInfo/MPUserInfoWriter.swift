@@ -54,7 +54,7 @@ public struct MPUserInfoWriter: Sendable {
 
 /// Appends values to the output; recursion is bounded by `limits.maxDepth`
 /// (Specs/architecture.md, "One stack policy": writers recurse within 512).
-private struct MPEncoder: ~Copyable {
+struct MPEncoder: ~Copyable {
     var sink = ByteSink(capacity: 256)
     let maxDepth: Int
     var meter: ExpansionMeter
@@ -186,13 +186,13 @@ private struct MPEncoder: ~Copyable {
     }
 
     /// depthLimitExceeded: a container at `depth` opens level `depth + 1`.
-    private func enter(_ depth: Int) throws(UserInfoError) {
+    func enter(_ depth: Int) throws(UserInfoError) {
         guard depth < maxDepth else {
             throw UserInfoError(.depthLimitExceeded, "containers nest deeper than \(maxDepth) (maxDepth)")
         }
     }
 
-    private mutating func header(count: Int, fix: UInt8, sixteen: UInt8, thirtyTwo: UInt8) throws(UserInfoError) {
+    mutating func header(count: Int, fix: UInt8, sixteen: UInt8, thirtyTwo: UInt8) throws(UserInfoError) {
         if count <= 15 {
             sink.append(fix | UInt8(count))
         } else if count <= 0xFFFF {
@@ -204,7 +204,7 @@ private struct MPEncoder: ~Copyable {
         }
     }
 
-    private mutating func string(_ string: String) throws(UserInfoError) {
+    mutating func string(_ string: String) throws(UserInfoError) {
         let count = string.utf8.count
         if count <= 31 {
             sink.append(0xA0 | UInt8(count))

@@ -1,4 +1,4 @@
-import FoundationEssentials
+package import FoundationEssentials
 public import PropertyList
 
 /// Encodes `Encodable` values as userInfo values: the Swift side of a
@@ -85,11 +85,11 @@ public struct UserInfoEncoder: Sendable {
 /// The coding path of a value being encoded or decoded, kept as links to its parent so
 /// that a path is spelled out (an array of keys) only when asked for: by an
 /// error, or by an `Encodable` or `Decodable` reading `codingPath`.
-indirect enum CodingPathNode {
+package indirect enum CodingPathNode {
     case root
     case child(CodingPathNode, any CodingKey)
 
-    var keys: [any CodingKey] {
+    package var keys: [any CodingKey] {
         var keys: [any CodingKey] = []
         var node = self
         while case .child(let parent, let key) = node {
@@ -99,10 +99,10 @@ indirect enum CodingPathNode {
         return keys.reversed()
     }
 
-    func appending(_ key: any CodingKey) -> CodingPathNode { .child(self, key) }
+    package func appending(_ key: any CodingKey) -> CodingPathNode { .child(self, key) }
 
     /// The keys of `key`'s value under this path.
-    func keys(appending key: any CodingKey) -> [any CodingKey] { keys + [key] }
+    package func keys(appending key: any CodingKey) -> [any CodingKey] { keys + [key] }
 }
 
 /// A keyed container's entries as the `Encodable` writes them: values go
@@ -176,13 +176,13 @@ enum PendingValue {
 }
 
 /// A coding key made from a string or an index.
-struct AnyCodingKey: CodingKey {
-    var stringValue: String
-    var intValue: Int?
-    init(_ string: String) { stringValue = string; intValue = nil }
-    init(_ index: Int) { stringValue = "Index \(index)"; intValue = index }
-    init?(stringValue: String) { self.init(stringValue) }
-    init?(intValue: Int) { self.init(intValue) }
+package struct AnyCodingKey: CodingKey {
+    package var stringValue: String
+    package var intValue: Int?
+    package init(_ string: String) { stringValue = string; intValue = nil }
+    package init(_ index: Int) { stringValue = "Index \(index)"; intValue = index }
+    package init?(stringValue: String) { self.init(stringValue) }
+    package init?(intValue: Int) { self.init(intValue) }
 }
 
 /// Marks `Set` so the encoder writes `.set` rather than an array.
@@ -274,34 +274,13 @@ final class UserInfoEncoding: Encoder {
 
     /// The userInfo value of an `Encodable` at `path`, with the special types mapped directly.
     func box<T: Encodable>(_ value: T, at path: CodingPathNode) throws -> UserInfoValue {
-        switch value {
-        case let string as String: return .string(string)
-        case let flag as Bool: return .number(.bool(flag))
-        case let date as Date: return try boxDate(date, path)
-        case let data as Data:
-            switch options.dataEncodingStrategy {
-            case .data: return .data(data)
-            case .base64: return .string(data.base64EncodedString())
-            }
-        case let uuid as UUID: return .uuid(uuid)
-        case let url as URL: return .url(UserInfoURL(url))
-        case let set as any SetEncodable:
-            var members = UserInfoSet()
-            for (position, member) in try set.encodeMembers({ try box($0, at: path.appending(AnyCodingKey($1))) }).enumerated() {
-                guard members.insert(member) else {
-                    throw EncodingError.invalidValue(value, .init(codingPath: path.keys(appending: AnyCodingKey(position)),
-                                                                  debugDescription: "two members of the set encode to the same value"))
-                }
-            }
-            return .set(members)
-        default:
-            let encoder = UserInfoEncoding(options: options, path: path)
-            try value.encode(to: encoder)
-            guard let result = try encoder.resolve() else {
-                throw EncodingError.invalidValue(value, .init(codingPath: path.keys, debugDescription: "\(T.self) encoded no value"))
-            }
-            return result
+        if let special = try options.specialValue(value, at: path) { return special }
+        let encoder = UserInfoEncoding(options: options, path: path)
+        try value.encode(to: encoder)
+        guard let result = try encoder.resolve() else {
+            throw EncodingError.invalidValue(value, .init(codingPath: path.keys, debugDescription: "\(T.self) encoded no value"))
         }
+        return result
     }
 
     /// `box` for a member under `key` of this encoder's value.
@@ -309,13 +288,56 @@ final class UserInfoEncoding: Encoder {
         try box(value, at: path.appending(key))
     }
 
-    func boxDate(_ date: Date, _ path: @autoclosure () -> CodingPathNode) throws -> UserInfoValue {
+    /// An integer of any width; `key` names it under this encoder's path (nil: the value itself).
+    func boxInteger<T: BinaryInteger>(_ value: T, key: (any CodingKey)?) throws -> UserInfoValue {
+        try options.integerValue(value, key.map { path.keys(appending: $0) } ?? path.keys)
+    }
+
+    func key(_ key: some CodingKey) -> String { options.dictionaryKey(key) }
+}
+
+/// What the direct writers (MPUserInfo's `MPUserInfoEncoder`) share with the
+/// tree encoder, so that both map every Swift value the same way.
+extension UserInfoEncoder {
+    /// The userInfo value of `value` when its type maps directly (`String`,
+    /// `Bool`, `Date`, `Data`, `UUID`, `URL`, `Set`); nil for a type that
+    /// encodes itself through containers.
+    package func specialValue<T: Encodable>(_ value: T, at path: CodingPathNode) throws -> UserInfoValue? {
+        // Metatypes compared first: a pointer comparison each, where a cast
+        // (`value as? String`) asks the runtime in unspecialised generic code.
+        let type = T.self
+        if type == String.self { return .string(_identityCast(value, to: String.self)) }
+        if type == Bool.self { return .number(.bool(_identityCast(value, to: Bool.self))) }
+        if type == Date.self { return try dateValue(_identityCast(value, to: Date.self), path) }
+        if type == Data.self {
+            let data = _identityCast(value, to: Data.self)
+            switch dataEncodingStrategy {
+            case .data: return .data(data)
+            case .base64: return .string(data.base64EncodedString())
+            }
+        }
+        if type == UUID.self { return .uuid(_identityCast(value, to: UUID.self)) }
+        if type == URL.self { return .url(UserInfoURL(_identityCast(value, to: URL.self))) }
+        guard let set = value as? any SetEncodable else { return nil }
+        let encoding = UserInfoEncoding(options: self, path: path)
+        var members = UserInfoSet()
+        for (position, member) in try set.encodeMembers({ try encoding.box($0, at: path.appending(AnyCodingKey($1))) }).enumerated() {
+            guard members.insert(member) else {
+                throw EncodingError.invalidValue(value, .init(codingPath: path.keys(appending: AnyCodingKey(position)),
+                                                              debugDescription: "two members of the set encode to the same value"))
+            }
+        }
+        return .set(members)
+    }
+
+    /// A `Date` under the date strategy.
+    package func dateValue(_ date: Date, _ path: @autoclosure () -> CodingPathNode) throws -> UserInfoValue {
         let seconds = date.timeIntervalSinceReferenceDate
         guard seconds.isFinite else {
             // The seconds, not the Date: FoundationEssentials traps describing a non-finite Date.
             throw EncodingError.invalidValue(seconds, .init(codingPath: path().keys, debugDescription: "a date must be finite, not \(seconds)"))
         }
-        switch options.dateEncodingStrategy {
+        switch dateEncodingStrategy {
         case .date: return .date(date)
         case .secondsSince1970: return .number(.real(date.timeIntervalSince1970))
         case .millisecondsSince1970: return .number(.real(date.timeIntervalSince1970 * 1000))
@@ -327,17 +349,17 @@ final class UserInfoEncoding: Encoder {
         }
     }
 
-    /// An integer of any width; `key` names it under this encoder's path (nil: the value itself).
-    func boxInteger<T: BinaryInteger>(_ value: T, key: (any CodingKey)?) throws -> UserInfoValue {
+    /// An integer of any width; `path` names it in the error for one outside [-2⁶³, 2⁶⁴).
+    package func integerValue<T: BinaryInteger>(_ value: T, _ path: @autoclosure () -> [any CodingKey]) throws -> UserInfoValue {
         guard let integer = PropertyListInteger(exactly: value) else {
-            let keys = key.map { path.keys(appending: $0) } ?? path.keys
-            throw EncodingError.invalidValue(value, .init(codingPath: keys, debugDescription: "\(value) is outside [-2^63, 2^64)"))
+            throw EncodingError.invalidValue(value, .init(codingPath: path(), debugDescription: "\(value) is outside [-2^63, 2^64)"))
         }
         return .number(.integer(integer))
     }
 
-    func key(_ key: some CodingKey) -> String {
-        switch options.keyEncodingStrategy {
+    /// The dictionary key of a coding key, under the key strategy.
+    package func dictionaryKey(_ key: some CodingKey) -> String {
+        switch keyEncodingStrategy {
         case .useDefaultKeys: return key.stringValue
         case .convertToSnakeCase: return SnakeCase.convert(key.stringValue)
         }

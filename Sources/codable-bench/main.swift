@@ -3,7 +3,7 @@
 //
 //   codable-bench [ROUNDS [ITERATIONS]]        the table: every path, both states
 //   codable-bench one PATH OP STATE ITERATIONS one case only (for valgrind's counts)
-//     PATH   foundation-plist | foundation-json | mp | keyed | payload
+//     PATH   foundation-plist | foundation-json | mp | mp-direct | keyed | payload
 //     OP     encode | decode
 //     STATE  handoff-trip | readme-trip
 //
@@ -48,6 +48,7 @@ enum CodingPath: String, CaseIterable {
     case foundationPlist = "foundation-plist"
     case foundationJSON = "foundation-json"
     case mp
+    case mpDirect = "mp-direct"
     case keyed
     case payload
 
@@ -56,6 +57,7 @@ enum CodingPath: String, CaseIterable {
         case .foundationPlist: "Foundation `PropertyListEncoder`/`Decoder` (binary)"
         case .foundationJSON: "Foundation `JSONEncoder`/`Decoder`"
         case .mp: "ours: `UserInfoEncoder` + `MPUserInfoWriter` / `MPUserInfoReader` + `UserInfoDecoder`"
+        case .mpDirect: "ours: `MPUserInfoEncoder` (direct) / `MPUserInfoReader` + `UserInfoDecoder`"
         case .keyed: "ours: the same through a keyed archive (binary)"
         case .payload: "ours: `PayloadCodec` (container + MP, versioning, URL translation)"
         }
@@ -71,6 +73,8 @@ enum CodingPath: String, CaseIterable {
             return try JSONEncoder().encode(state)
         case .mp:
             return try MPUserInfoWriter().write(try UserInfoEncoder().encodeDictionary(state))
+        case .mpDirect:
+            return try MPUserInfoEncoder().encode(state)
         case .keyed:
             return try KeyedArchiveWriter().write(try UserInfoEncoder().encode(state))
         case .payload:
@@ -85,7 +89,7 @@ enum CodingPath: String, CaseIterable {
             return try PropertyListDecoder().decode(type, from: data)
         case .foundationJSON:
             return try JSONDecoder().decode(type, from: data)
-        case .mp:
+        case .mp, .mpDirect:
             return try UserInfoDecoder().decode(type, from: .dictionary(try MPUserInfoReader().read(data)))
         case .keyed:
             return try UserInfoDecoder().decode(type, from: try KeyedArchiveReader().read(data))

@@ -1,0 +1,500 @@
+public import FoundationEssentials
+@_spi(ByteKit) public import PropertyList
+public import UserInfo
+
+/// Encodes an `Encodable` state straight to Apple's "MP" MessagePack userInfo,
+/// without building the `UserInfoValue` tree in between (Specs/codable.md,
+/// "Direct MP encoding").
+///
+/// The result is exactly `MPUserInfoWriter(limits:).writeBytes(try
+/// encoder.encodeDictionary(value))`, bytes and errors alike: the direct path
+/// writes as the `Encodable` calls its containers, and hands anything it does
+/// not write the same way (a key written twice, a container written to after
+/// another, a super encoder, any error) to that tree path, which then gives
+/// the answer. `Encodable` implementations may therefore run twice; they
+/// must not depend on running once.
+///
+/// ```swift
+/// let bytes = try MPUserInfoEncoder().encode(state)    // == MPUserInfoWriter().write(UserInfoEncoder().encodeDictionary(state))
+/// ```
+public struct MPUserInfoEncoder: Sendable {
+    /// The mapping of Swift values (strategies and `userInfo`), as ``UserInfoEncoder`` has it.
+    public var encoder: UserInfoEncoder
+    /// The bounds of what is written, as ``MPUserInfoWriter/limits``.
+    public var limits: WriterLimits
+
+    /// Creates an encoder with `encoder`'s strategies and the given limits.
+    public init(encoder: UserInfoEncoder = UserInfoEncoder(), limits: WriterLimits = .default) {
+        self.encoder = encoder
+        self.limits = limits
+    }
+
+    /// The MP bytes of `value`, which must encode as a keyed container.
+    ///
+    /// - Throws: what the tree path throws: `EncodingError` from the
+    ///   mapping, ``UserInfoError`` from the writer.
+    public func encodeBytes<T: Encodable>(_ value: T) throws -> [UInt8] {
+        if let bytes = MPStream.write(value, options: encoder, limits: limits) { return bytes }
+        return try treeBytes(value)
+    }
+
+    /// The MP bytes of `value` (see ``encodeBytes(_:)``).
+    public func encode<T: Encodable>(_ value: T) throws -> Data {
+        Data(try encodeBytes(value))
+    }
+
+    /// The tree path: the value tree, then the writer. What the direct path must equal.
+    package func treeBytes<T: Encodable>(_ value: T) throws -> [UInt8] {
+        try MPUserInfoWriter(limits: limits).writeBytes(try encoder.encodeDictionary(value))
+    }
+
+    /// The direct path alone: nil where it hands the value to the tree path.
+    package func directBytes<T: Encodable>(_ value: T) -> [UInt8]? {
+        MPStream.write(value, options: encoder, limits: limits)
+    }
+}
+
+/// Why the direct path stopped: the tree path answers instead.
+struct HandToTreePath: Error {}
+
+/// One direct encoding: the output with its meter, and the containers still open.
+///
+/// A container's header is one placeholder byte, set when the container
+/// closes (a later write to its parent closes it); a count over 15 needs a
+/// wider header, inserted in one pass at the end. Writing is allowed only at
+/// the innermost open container, and a value only where its slot is (nothing
+/// written since the slot was taken): anything else hands over to the tree path.
+final class MPStream {
+    let options: UserInfoEncoder
+    /// Everything that changes, in one value: one exclusive access per operation
+    /// (a class's stored properties are checked on every access).
+    var state: StreamState
+
+    init(options: UserInfoEncoder, limits: WriterLimits) {
+        self.options = options
+        state = StreamState(out: MPEncoder(maxDepth: limits.maxDepth, meter: ExpansionMeter(limit: limits.maxExpandedBytes)))
+    }
+
+    /// The direct bytes of `value`, or nil.
+    static func write<T: Encodable>(_ value: T, options: UserInfoEncoder, limits: WriterLimits) -> [UInt8]? {
+        guard (try? limits.validate()) != nil else { return nil }
+        // A type that maps directly (a URL, a set…) is no dictionary, however it encodes itself.
+        guard (try? options.specialValue(value, at: .root)) == nil else { return nil }
+        let stream = MPStream(options: options, limits: limits)
+        for byte in MPUserInfoReader.header { stream.state.out.sink.append(byte) }
+        let top = MPValueEncoder(stream: stream, path: .root, depth: 0)
+        do {
+            try value.encode(to: top)
+            try top.finish()
+        } catch {
+            return nil
+        }
+        return stream.state.finish(limits)
+    }
+
+    /// Writes an `Encodable` at `depth` (its slot taken): a type that maps
+    /// directly as its userInfo value, any other through its own `encode(to:)`
+    /// (outside any access to `state`: it calls back into the stream).
+    func write<T: Encodable>(_ value: T, depth: Int, path: @autoclosure () -> CodingPathNode) throws {
+        if let special = try options.specialValue(value, at: path()) {
+            try state.write(special, depth: depth)
+            return
+        }
+        let encoder = MPValueEncoder(stream: self, path: path(), depth: depth)
+        try value.encode(to: encoder)
+        try encoder.finish()
+    }
+}
+
+/// The output with its meter, and the containers still open.
+struct StreamState: ~Copyable {
+    var out: MPEncoder
+    /// Set once anything went another way than the tree path's (`directHandOver`): the result is then discarded.
+    var handedOver = false
+
+    struct Open {
+        let id: Int
+        let headerPosition: Int
+        let isKeyed: Bool
+        let depth: Int
+        let keysStart: Int
+        var count = 0
+        var keySet: Set<String>?
+    }
+    /// Open containers, innermost last.
+    var open: [Open] = []
+    var nextID = 1
+    /// The keys of the open keyed containers (each from its `keysStart`), to find a key written twice.
+    var keys: [String] = []
+    /// Headers over 15 members: (position, count, map or array).
+    var wideHeaders: [(position: Int, count: Int, isKeyed: Bool)] = []
+
+    init(out: consuming MPEncoder) {
+        self.out = out
+    }
+
+    /// The bytes, once the top value is written: nil unless it is a dictionary
+    /// (encodeDictionary) read back within the limits.
+    mutating func finish(_ limits: WriterLimits) -> [UInt8]? {
+        guard !handedOver, out.sink.count > 4, out.sink[4] == 0x80 else { return nil }
+        while let last = open.popLast() { close(last) }
+        guard let bytes = takeBytes() else { return nil }
+        guard (try? out.meter.checkReadable(outputBytes: bytes.count, limits)) != nil else { return nil }
+        return bytes
+    }
+
+    /// Stops the direct path.
+    mutating func handOver() -> HandToTreePath {
+        handedOver = true
+        return HandToTreePath()
+    }
+
+    /// Makes `id` the innermost open container, closing those inside it.
+    mutating func activate(_ id: Int) throws(HandToTreePath) {
+        guard !handedOver else { throw HandToTreePath() }
+        while let last = open.last, last.id != id {
+            close(open.removeLast())
+        }
+        guard !open.isEmpty else { throw handOver() }
+    }
+
+    mutating func close(_ container: Open) {
+        keys.removeSubrange(container.keysStart...)
+        if container.count <= 15 {
+            out.sink[container.headerPosition] = (container.isKeyed ? 0x80 : 0x90) | UInt8(container.count)
+        } else {
+            wideHeaders.append((container.headerPosition, container.count, container.isKeyed))
+        }
+    }
+
+    /// Opens a container as the value at `depth` (charged as the writer charges it).
+    mutating func openContainer(keyed: Bool, depth: Int) throws(HandToTreePath) -> Int {
+        do throws(PropertyListError) {
+            try out.meter.charge(depth: depth, payload: 0)
+        } catch {
+            throw handOver()
+        }
+        do { try out.enter(depth) } catch { throw handOver() }
+        let id = nextID
+        nextID += 1
+        open.append(Open(id: id, headerPosition: out.sink.count, isKeyed: keyed, depth: depth, keysStart: keys.count))
+        out.sink.append(keyed ? 0x80 : 0x90)
+        return id
+    }
+
+    /// Writes `key` as the next key of keyed container `id`; returns the depth of its value.
+    mutating func key(_ key: String, in id: Int) throws(HandToTreePath) -> Int {
+        try activate(id)
+        let index = open.count - 1
+        // A key written twice keeps its last value in the tree path.
+        if open[index].keySet == nil && open[index].count < 8 {
+            for existing in keys[open[index].keysStart...] where existing == key { throw handOver() }
+            keys.append(key)
+        } else {
+            if open[index].keySet == nil { open[index].keySet = Set(keys[open[index].keysStart...]) }
+            guard open[index].keySet!.insert(key).inserted else { throw handOver() }
+        }
+        open[index].count += 1
+        do { try out.string(key) } catch { throw handOver() }
+        return open[index].depth + 1
+    }
+
+    /// Counts the next element of unkeyed container `id`; returns its depth.
+    mutating func element(in id: Int) throws(HandToTreePath) -> Int {
+        try activate(id)
+        open[open.count - 1].count += 1
+        return open[open.count - 1].depth + 1
+    }
+
+    /// Writes a value the tree encoder would make, as the writer writes it.
+    mutating func write(_ value: UserInfoValue, depth: Int) throws(HandToTreePath) {
+        do { try out.encode(value, depth: depth) } catch { throw handOver() }
+    }
+
+    /// Writes `key` and then `value` in keyed container `id` (one access for both).
+    mutating func write(_ value: UserInfoValue, key: String, in id: Int) throws(HandToTreePath) {
+        let depth = try self.key(key, in: id)
+        try write(value, depth: depth)
+    }
+
+    /// Writes `value` as the next element of unkeyed container `id`.
+    mutating func append(_ value: UserInfoValue, in id: Int) throws(HandToTreePath) {
+        let depth = try element(in: id)
+        try write(value, depth: depth)
+    }
+
+    /// The number of members written to open container `id` (0 once it closed).
+    func count(of id: Int) -> Int { open.last(where: { $0.id == id })?.count ?? 0 }
+
+    /// The output with every wide header inserted; nil past MessagePack's 32-bit counts.
+    mutating func takeBytes() -> [UInt8]? {
+        var sink = ByteSink(capacity: 0)
+        swap(&sink, &out.sink)
+        let bytes = sink.takeBytes()
+        guard !wideHeaders.isEmpty else { return bytes }
+        wideHeaders.sort { $0.position < $1.position }
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count + 4 * wideHeaders.count)
+        var copied = 0
+        for (position, count, isKeyed) in wideHeaders {
+            result.append(contentsOf: bytes[copied..<position])
+            if count <= 0xFFFF {
+                result.append(isKeyed ? 0xDE : 0xDC)
+                result.append(UInt8(count >> 8)); result.append(UInt8(truncatingIfNeeded: count))
+            } else {
+                guard count <= Int(UInt32.max) else { return nil }
+                result.append(isKeyed ? 0xDF : 0xDD)
+                for shift in [24, 16, 8, 0] { result.append(UInt8(truncatingIfNeeded: count >> shift)) }
+            }
+            copied = position + 1
+        }
+        result.append(contentsOf: bytes[copied...])
+        return result
+    }
+}
+
+/// The encoder one value writes itself to, in place: at the slot that was
+/// taken for it when it was created.
+final class MPValueEncoder: Encoder {
+    let stream: MPStream
+    let path: CodingPathNode
+    let depth: Int
+    /// Where the value starts: nothing may have been written since, when it starts.
+    let slot: Int
+    /// The container it opened, if any, and whether it is keyed.
+    var container: (id: Int, isKeyed: Bool)?
+    var wroteSingleValue = false
+
+    init(stream: MPStream, path: CodingPathNode, depth: Int) {
+        self.stream = stream
+        self.path = path
+        self.depth = depth
+        slot = stream.state.out.sink.count
+    }
+
+    var codingPath: [any CodingKey] { path.keys }
+    var userInfo: [CodingUserInfoKey: Any] { stream.options.userInfo }
+
+    /// Checks that the value is written where its slot is, and only once.
+    func startValue() throws(HandToTreePath) {
+        guard !stream.state.handedOver, container == nil, !wroteSingleValue, stream.state.out.sink.count == slot else { throw stream.state.handOver() }
+    }
+
+    /// The value is complete: it wrote exactly one value.
+    func finish() throws(HandToTreePath) {
+        guard container != nil || wroteSingleValue else { throw stream.state.handOver() }
+    }
+
+    /// The id of this value's container of the given kind, opened on first use; nil after a conflict.
+    private func containerID(keyed: Bool) -> Int? {
+        if let container {
+            guard container.isKeyed == keyed else {
+                stream.state.handedOver = true
+                return nil
+            }
+            return container.id
+        }
+        do {
+            try startValue()
+            let id = try stream.state.openContainer(keyed: keyed, depth: depth)
+            container = (id, keyed)
+            return id
+        } catch {
+            return nil
+        }
+    }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        KeyedEncodingContainer(MPKeyedContainer<Key>(encoder: self, id: containerID(keyed: true) ?? -1))
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        MPUnkeyedContainer(encoder: self, id: containerID(keyed: false) ?? -1)
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer { MPSingleValueContainer(encoder: self) }
+}
+
+struct MPKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+    let encoder: MPValueEncoder
+    let id: Int
+    var codingPath: [any CodingKey] { encoder.codingPath }
+    private var stream: MPStream { encoder.stream }
+    private var options: UserInfoEncoder { encoder.stream.options }
+
+    private func write(_ value: UserInfoValue, _ key: Key) throws {
+        try stream.state.write(value, key: options.dictionaryKey(key), in: id)
+    }
+
+    private func integer<T: BinaryInteger>(_ value: T, _ key: Key) throws {
+        try write(try options.integerValue(value, encoder.path.keys(appending: key)), key)
+    }
+
+    mutating func encodeNil(forKey key: Key) throws { try write(.null, key) }
+    mutating func encode(_ value: Bool, forKey key: Key) throws { try write(.number(.bool(value)), key) }
+    mutating func encode(_ value: String, forKey key: Key) throws { try write(.string(value), key) }
+    mutating func encode(_ value: Double, forKey key: Key) throws { try write(.number(.real(value)), key) }
+    mutating func encode(_ value: Float, forKey key: Key) throws { try write(.number(.real(Double(value))), key) }
+    mutating func encode(_ value: Int, forKey key: Key) throws { try integer(value, key) }
+    mutating func encode(_ value: Int8, forKey key: Key) throws { try integer(value, key) }
+    mutating func encode(_ value: Int16, forKey key: Key) throws { try integer(value, key) }
+    mutating func encode(_ value: Int32, forKey key: Key) throws { try integer(value, key) }
+    mutating func encode(_ value: Int64, forKey key: Key) throws { try integer(value, key) }
+    mutating func encode(_ value: UInt, forKey key: Key) throws { try integer(value, key) }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws { try integer(value, key) }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws { try integer(value, key) }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws { try integer(value, key) }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { try integer(value, key) }
+    mutating func encode(_ value: Int128, forKey key: Key) throws { try integer(value, key) }
+    mutating func encode(_ value: UInt128, forKey key: Key) throws { try integer(value, key) }
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+        let depth = try stream.state.key(options.dictionaryKey(key), in: id)
+        try stream.write(value, depth: depth, path: encoder.path.appending(key))
+    }
+
+    /// Optionals as the tree encoder writes them: absent, or NSNull under `.null`.
+    mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws { try encodeIfPresentValue(value, key) }
+
+    private mutating func encodeIfPresentValue<T: Encodable>(_ value: T?, _ key: Key) throws {
+        if let value { try encode(value, forKey: key) } else if options.nilEncodingStrategy == .null { try encodeNil(forKey: key) }
+    }
+    mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws { try encodeIfPresentValue(value, key) }
+    mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws { try encodeIfPresentValue(value, key) }
+    mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws { try encodeIfPresentValue(value, key) }
+    mutating func encodeIfPresent(_ value: Float?, forKey key: Key) throws { try encodeIfPresentValue(value, key) }
+    mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws { try encodeIfPresentValue(value, key) }
+    mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) throws { try encodeIfPresentValue(value, key) }
+    mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) throws { try encodeIfPresentValue(value, key) }
+    mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) throws { try encodeIfPresentValue(value, key) }
+    mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws { try encodeIfPresentValue(value, key) }
+    mutating func encodeIfPresent(_ value: UInt?, forKey key: Key) throws { try encodeIfPresentValue(value, key) }
+    mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws { try encodeIfPresentValue(value, key) }
+    mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws { try encodeIfPresentValue(value, key) }
+    mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws { try encodeIfPresentValue(value, key) }
+    mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws { try encodeIfPresentValue(value, key) }
+
+    /// The encoder of the value under `key`, its key written (a failure hands over, and its container then refuses every write).
+    private func nestedEncoder(_ key: Key) -> MPValueEncoder {
+        _ = try? stream.state.key(options.dictionaryKey(key), in: id)
+        return MPValueEncoder(stream: stream, path: encoder.path.appending(key), depth: encoder.depth + 1)
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+        nestedEncoder(key).container(keyedBy: keyType)
+    }
+
+    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+        nestedEncoder(key).unkeyedContainer()
+    }
+
+    // A super encoder may encode nothing (no entry in the tree path) or encode late: the tree path writes it.
+    mutating func superEncoder() -> any Encoder {
+        stream.state.handedOver = true
+        return MPValueEncoder(stream: stream, path: encoder.path.appending(AnyCodingKey("super")), depth: encoder.depth + 1)
+    }
+
+    mutating func superEncoder(forKey key: Key) -> any Encoder {
+        stream.state.handedOver = true
+        return MPValueEncoder(stream: stream, path: encoder.path.appending(key), depth: encoder.depth + 1)
+    }
+}
+
+struct MPUnkeyedContainer: UnkeyedEncodingContainer {
+    let encoder: MPValueEncoder
+    let id: Int
+    var codingPath: [any CodingKey] { encoder.codingPath }
+    private var stream: MPStream { encoder.stream }
+    private var options: UserInfoEncoder { encoder.stream.options }
+
+    /// The elements written, kept by the stream (shared by every copy of this container).
+    var count: Int { stream.state.count(of: id) }
+
+    private mutating func write(_ value: UserInfoValue) throws {
+        try stream.state.append(value, in: id)
+    }
+
+    private mutating func integer<T: BinaryInteger>(_ value: T) throws {
+        try write(try options.integerValue(value, encoder.path.keys(appending: AnyCodingKey(count))))
+    }
+
+    mutating func encodeNil() throws { try write(.null) }
+    mutating func encode(_ value: Bool) throws { try write(.number(.bool(value))) }
+    mutating func encode(_ value: String) throws { try write(.string(value)) }
+    mutating func encode(_ value: Double) throws { try write(.number(.real(value))) }
+    mutating func encode(_ value: Float) throws { try write(.number(.real(Double(value)))) }
+    mutating func encode(_ value: Int) throws { try integer(value) }
+    mutating func encode(_ value: Int8) throws { try integer(value) }
+    mutating func encode(_ value: Int16) throws { try integer(value) }
+    mutating func encode(_ value: Int32) throws { try integer(value) }
+    mutating func encode(_ value: Int64) throws { try integer(value) }
+    mutating func encode(_ value: UInt) throws { try integer(value) }
+    mutating func encode(_ value: UInt8) throws { try integer(value) }
+    mutating func encode(_ value: UInt16) throws { try integer(value) }
+    mutating func encode(_ value: UInt32) throws { try integer(value) }
+    mutating func encode(_ value: UInt64) throws { try integer(value) }
+    mutating func encode(_ value: Int128) throws { try integer(value) }
+    mutating func encode(_ value: UInt128) throws { try integer(value) }
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        let path = encoder.path.appending(AnyCodingKey(count))
+        let depth = try stream.state.element(in: id)
+        try stream.write(value, depth: depth, path: path)
+    }
+
+    /// The encoder of the next element, counted (a failure hands over, and its container then refuses every write).
+    private mutating func nestedEncoder() -> MPValueEncoder {
+        let path = encoder.path.appending(AnyCodingKey(count))
+        _ = try? stream.state.element(in: id)
+        return MPValueEncoder(stream: stream, path: path, depth: encoder.depth + 1)
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+        nestedEncoder().container(keyedBy: keyType)
+    }
+
+    mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer { nestedEncoder().unkeyedContainer() }
+
+    mutating func superEncoder() -> any Encoder {
+        stream.state.handedOver = true
+        return nestedEncoder()
+    }
+}
+
+struct MPSingleValueContainer: SingleValueEncodingContainer {
+    let encoder: MPValueEncoder
+    var codingPath: [any CodingKey] { encoder.codingPath }
+    private var stream: MPStream { encoder.stream }
+
+    private func write(_ value: UserInfoValue) throws {
+        try encoder.startValue()
+        try stream.state.write(value, depth: encoder.depth)
+        encoder.wroteSingleValue = true
+    }
+
+    private func integer<T: BinaryInteger>(_ value: T) throws {
+        try write(try stream.options.integerValue(value, encoder.path.keys))
+    }
+
+    mutating func encodeNil() throws { try write(.null) }
+    mutating func encode(_ value: Bool) throws { try write(.number(.bool(value))) }
+    mutating func encode(_ value: String) throws { try write(.string(value)) }
+    mutating func encode(_ value: Double) throws { try write(.number(.real(value))) }
+    mutating func encode(_ value: Float) throws { try write(.number(.real(Double(value)))) }
+    mutating func encode(_ value: Int) throws { try integer(value) }
+    mutating func encode(_ value: Int8) throws { try integer(value) }
+    mutating func encode(_ value: Int16) throws { try integer(value) }
+    mutating func encode(_ value: Int32) throws { try integer(value) }
+    mutating func encode(_ value: Int64) throws { try integer(value) }
+    mutating func encode(_ value: UInt) throws { try integer(value) }
+    mutating func encode(_ value: UInt8) throws { try integer(value) }
+    mutating func encode(_ value: UInt16) throws { try integer(value) }
+    mutating func encode(_ value: UInt32) throws { try integer(value) }
+    mutating func encode(_ value: UInt64) throws { try integer(value) }
+    mutating func encode(_ value: Int128) throws { try integer(value) }
+    mutating func encode(_ value: UInt128) throws { try integer(value) }
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        try encoder.startValue()
+        // The inner value is this value: same slot, depth and path.
+        try stream.write(value, depth: encoder.depth, path: encoder.path)
+        encoder.wroteSingleValue = true
+    }
+}

@@ -1,0 +1,216 @@
+import Foundation
+import MPUserInfo
+import PropertyBased
+import PropertyList
+import TestSupport
+import Testing
+import UserInfo
+
+/// A userInfo value as an `Encodable` that writes itself through containers, as
+/// a Codable state does: dictionaries keyed, arrays unkeyed, sets as `Set`,
+/// the rest as single values of their Swift types.
+struct EncodableUserInfo: Encodable, Hashable {
+    let value: UserInfoValue
+
+    struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(_ string: String) { stringValue = string }
+        init?(stringValue: String) { self.init(stringValue) }
+        init?(intValue: Int) { nil }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        switch value {
+        case .dictionary(let dictionary):
+            var container = encoder.container(keyedBy: Key.self)
+            for (key, member) in dictionary { try container.encode(EncodableUserInfo(value: member), forKey: Key(key)) }
+        case .array(let elements):
+            var container = encoder.unkeyedContainer()
+            for element in elements { try container.encode(EncodableUserInfo(value: element)) }
+        default:
+            var container = encoder.singleValueContainer()
+            switch value {
+            case .set(let set): try container.encode(Set(set.members.map(EncodableUserInfo.init)))
+            case .null: try container.encodeNil()
+            case .string(let string): try container.encode(string)
+            case .number(.bool(let flag)): try container.encode(flag)
+            case .number(.real(let real)): try container.encode(real)
+            case .number(.integer(let integer)):
+                if let signed = integer.int64Value { try container.encode(signed) } else { try container.encode(integer.uint64Value!) }
+            case .data(let data): try container.encode(data)
+            case .date(let date): try container.encode(date)
+            case .uuid(let uuid): try container.encode(uuid)
+            case .url(let url):
+                if let resolved = url.url { try container.encode(resolved) } else { try container.encode(url.relative) }
+            case .dictionary, .array: preconditionFailure("handled above")
+            }
+        }
+    }
+}
+
+/// What an encoding gave: its bytes, or its error as text (the same error gives the same text).
+func outcome(_ body: () throws -> [UInt8]) -> String {
+    do { return "bytes \(try body())" } catch { return "error \(error)" }
+}
+
+/// Specs/codable.md, "Direct MP encoding": the direct path equals the tree path
+/// (`UserInfoEncoder` then `MPUserInfoWriter`), bytes and errors alike.
+@Suite("MPUserInfoEncoder: the direct path against the tree path")
+struct MPUserInfoEncoderTests {
+    static let encoders: [UserInfoEncoder] = {
+        var snake = UserInfoEncoder()
+        snake.keyEncodingStrategy = .convertToSnakeCase
+        snake.nilEncodingStrategy = .null
+        var text = UserInfoEncoder()
+        text.dateEncodingStrategy = .iso8601
+        text.dataEncodingStrategy = .base64
+        return [UserInfoEncoder(), snake, text]
+    }()
+
+    @Test("generated userInfo values: the same bytes, written directly (no hand-over), or the same error with no direct bytes")
+    func generated() async {
+        await propertyCheck(count: 400, input: UserInfoGenerator().generator) { value in
+            for encoder in Self.encoders {
+                let state = EncodableUserInfo(value: .dictionary(["v": value, "w": [value, "x"]]))
+                let coder = MPUserInfoEncoder(encoder: encoder)
+                let tree = outcome { try coder.treeBytes(state) }
+                #expect(outcome { try coder.encodeBytes(state) } == tree)
+                if tree.hasPrefix("bytes") {
+                    #expect(coder.directBytes(state).map { "bytes \($0)" } == tree)
+                } else {
+                    #expect(coder.directBytes(state) == nil)
+                }
+            }
+        }
+    }
+
+    struct Stop: Codable { var name: String; var at: Date; var nights: Int; var visited: Bool }
+    struct Trip: Codable {
+        var id: UUID; var title: String; var document: URL; var stops: [Stop]; var thumbnail: Data
+        var flags: [String: Bool]; var zoom: Double; var tags: Set<String>; var owner: String?; var counts: [Int8?]
+    }
+
+    @Test("a Codable state is written directly, as the tree path writes it")
+    func codableState() throws {
+        let trip = Trip(
+            id: UUID(), title: "Spring", document: URL(string: "https://example.com/trip?id=4")!,
+            stops: (0..<20).map { Stop(name: "stop \($0)", at: Date(timeIntervalSinceReferenceDate: Double($0) * 86_400.5), nights: $0 - 3, visited: $0 % 2 == 0) },
+            thumbnail: Data((0..<300).map { UInt8(truncatingIfNeeded: $0) }), flags: Dictionary(uniqueKeysWithValues: (0..<40).map { ("flag\($0)", $0 % 3 == 0) }),
+            zoom: 1.25, tags: ["a", "b", "c"], owner: nil, counts: [1, nil, -128, 127])
+        for encoder in Self.encoders {
+            let coder = MPUserInfoEncoder(encoder: encoder)
+            let direct = try #require(coder.directBytes(trip))
+            #expect(direct == (try coder.treeBytes(trip)))
+        }
+    }
+
+    @Test("wide containers: 16, 65,536 and 70,000 members get the wider headers")
+    func wideContainers() throws {
+        for count in [15, 16, 65_535, 65_536, 70_000] {
+            let array = EncodableUserInfo(value: ["list": .array((0..<count).map { .number(.integer(PropertyListInteger($0))) })])
+            let dictionary = EncodableUserInfo(value: ["map": .dictionary(UserInfoDictionary(uniqueKeysWithValues: (0..<count).map { ("k\($0)", .null) }))])
+            for state in [array, dictionary] {
+                let coder = MPUserInfoEncoder()
+                #expect(try #require(coder.directBytes(state)) == (try coder.treeBytes(state)))
+            }
+        }
+    }
+
+    /// Shapes the direct path hands to the tree path, each with the tree path's answer.
+    struct Twice: Encodable {
+        enum Keys: String, CodingKey { case a, b }
+        func encode(to encoder: any Encoder) throws {
+            var keyed = encoder.container(keyedBy: Keys.self)
+            try keyed.encode(1, forKey: .a)
+            try keyed.encode(2, forKey: .b)
+            try keyed.encode("again", forKey: .a)
+        }
+    }
+
+    struct Interleaved: Encodable {
+        enum Keys: String, CodingKey { case a, b }
+        func encode(to encoder: any Encoder) throws {
+            var keyed = encoder.container(keyedBy: Keys.self)
+            var nested = keyed.nestedUnkeyedContainer(forKey: .a)
+            try nested.encode(1)
+            try keyed.encode(2, forKey: .b)
+            try nested.encode(3)  // after its parent wrote on: not where the stream is
+        }
+    }
+
+    struct Super: Encodable {
+        enum Keys: String, CodingKey { case a }
+        func encode(to encoder: any Encoder) throws {
+            var keyed = encoder.container(keyedBy: Keys.self)
+            try 5.encode(to: keyed.superEncoder(forKey: .a))
+            _ = keyed.superEncoder()
+        }
+    }
+
+    struct Conflicting: Encodable {
+        enum Keys: String, CodingKey { case a }
+        func encode(to encoder: any Encoder) throws {
+            var keyed = encoder.container(keyedBy: Keys.self)
+            try keyed.encode(1, forKey: .a)
+            var single = encoder.singleValueContainer()
+            try single.encode(2)
+        }
+    }
+
+    struct Wrapped<Inner: Encodable>: Encodable {
+        var inner: Inner
+        func encode(to encoder: any Encoder) throws {
+            var single = encoder.singleValueContainer()
+            try single.encode(inner)
+        }
+    }
+
+    struct Deep: Encodable {
+        var levels: Int
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.unkeyedContainer()
+            if levels > 0 { try container.encode(Deep(levels: levels - 1)) }
+        }
+    }
+
+    struct Shown: Encodable, Hashable {
+        var shown: Int
+        var hidden: Int
+        enum CodingKeys: CodingKey { case shown }
+    }
+
+    struct Snake: Encodable {
+        // Two coding keys that convert to one key: the last value wins in the tree path.
+        var aB: Int
+        var a_b: Int
+    }
+
+    @Test("hand-overs: a key written twice, interleaved containers, super encoders, conflicts, non-dictionaries, limits — the tree path's answer")
+    func handOvers() throws {
+        var snake = UserInfoEncoder()
+        snake.keyEncodingStrategy = .convertToSnakeCase
+        let cases: [(String, any Encodable, MPUserInfoEncoder, Bool)] = [
+            ("twice", Twice(), MPUserInfoEncoder(), false),
+            ("interleaved", Interleaved(), MPUserInfoEncoder(), false),
+            ("super", Super(), MPUserInfoEncoder(), false),
+            ("conflicting", Conflicting(), MPUserInfoEncoder(), false),
+            ("snake", Snake(aB: 1, a_b: 2), MPUserInfoEncoder(encoder: snake), false),
+            ("wrapped dictionary", Wrapped(inner: ["k": 1]), MPUserInfoEncoder(), true),
+            ("top-level URL", URL(string: "https://example.com")!, MPUserInfoEncoder(), false),
+            ("top-level set", Set([1, 2]), MPUserInfoEncoder(), false),
+            ("top-level integer", 3, MPUserInfoEncoder(), false),
+            ("integer out of range", ["v": Int128(1) << 90], MPUserInfoEncoder(), false),
+            ("non-finite date", ["v": Date(timeIntervalSinceReferenceDate: .infinity)], MPUserInfoEncoder(), false),
+            ("too deep", ["v": Deep(levels: 20)], MPUserInfoEncoder(limits: WriterLimits(maxDepth: 10)), false),
+            ("set members encoding alike", ["v": Set([Shown(shown: 1, hidden: 1), Shown(shown: 1, hidden: 2)])], MPUserInfoEncoder(), false),
+            ("a set", ["v": Set([Shown(shown: 1, hidden: 1), Shown(shown: 2, hidden: 1)])], MPUserInfoEncoder(), true),
+            ("invalid limits", ["v": 1], MPUserInfoEncoder(limits: WriterLimits(maxDepth: -1)), false),
+        ]
+        for (name, state, coder, direct) in cases {
+            let tree = outcome { try coder.treeBytes(state) }
+            #expect(outcome { try coder.encodeBytes(state) } == tree, "\(name)")
+            #expect((coder.directBytes(state) != nil) == direct, "\(name): \(tree)")
+        }
+    }
+}
