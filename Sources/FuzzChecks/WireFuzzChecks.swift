@@ -44,6 +44,12 @@ struct MPRoundTrip {
             throw finding("a userInfo read from MP does not round-trip as a keyed archive: \(error)")
         }
         try UserInfoRoundTrip(entryPoint: entryPoint, expandedSize: expandedSize).check(value)
+        // directHandOver: the direct Codable path writes what the tree path writes, or hands over where it refuses.
+        let state = EncodableUserInfo(value: value)
+        let coder = MPUserInfoEncoder()
+        guard coder.directBytes(state) == (try? coder.treeBytes(state)) else {
+            throw finding("the direct MP encoder and the tree path (UserInfoEncoder + MPUserInfoWriter) disagree")
+        }
     }
 }
 

@@ -6,49 +6,6 @@ import TestSupport
 import Testing
 import UserInfo
 
-/// A userInfo value as an `Encodable` that writes itself through containers, as
-/// a Codable state does: dictionaries keyed, arrays unkeyed, sets as `Set`,
-/// the rest as single values of their Swift types.
-struct EncodableUserInfo: Encodable, Hashable {
-    let value: UserInfoValue
-
-    struct Key: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(_ string: String) { stringValue = string }
-        init?(stringValue: String) { self.init(stringValue) }
-        init?(intValue: Int) { nil }
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        switch value {
-        case .dictionary(let dictionary):
-            var container = encoder.container(keyedBy: Key.self)
-            for (key, member) in dictionary { try container.encode(EncodableUserInfo(value: member), forKey: Key(key)) }
-        case .array(let elements):
-            var container = encoder.unkeyedContainer()
-            for element in elements { try container.encode(EncodableUserInfo(value: element)) }
-        default:
-            var container = encoder.singleValueContainer()
-            switch value {
-            case .set(let set): try container.encode(Set(set.members.map(EncodableUserInfo.init)))
-            case .null: try container.encodeNil()
-            case .string(let string): try container.encode(string)
-            case .number(.bool(let flag)): try container.encode(flag)
-            case .number(.real(let real)): try container.encode(real)
-            case .number(.integer(let integer)):
-                if let signed = integer.int64Value { try container.encode(signed) } else { try container.encode(integer.uint64Value!) }
-            case .data(let data): try container.encode(data)
-            case .date(let date): try container.encode(date)
-            case .uuid(let uuid): try container.encode(uuid)
-            case .url(let url):
-                if let resolved = url.url { try container.encode(resolved) } else { try container.encode(url.relative) }
-            case .dictionary, .array: preconditionFailure("handled above")
-            }
-        }
-    }
-}
-
 /// What an encoding gave: its bytes, or its error as text (the same error gives the same text).
 func outcome(_ body: () throws -> [UInt8]) -> String {
     do { return "bytes \(try body())" } catch { return "error \(error)" }
