@@ -89,11 +89,14 @@ public struct PayloadCodec: Sendable {
         outgoing.userInfo = try translator.outgoing(userInfo: outgoing.userInfo, fromValidated: layout)
         let userInfoBytes = try Self.encodeUserInfo(outgoing.userInfo, as: userInfoForm, limits: limits)
         // payloadLimits: what is sent is what this codec's own decode accepts
-        // (every bound of `limits`, not only the writer's depth and size).
-        do {
-            _ = try UserInfoWireForm.decode(userInfoBytes, limits: limits)
-        } catch {
-            throw PayloadError(encoding: error)
+        // (every bound of `limits`, not only the writer's depth and size): MP
+        // too small to reach any of them needs no decoding (Specs/payload.md).
+        if !(userInfoForm == .mp && Self.mpWithinLimits(userInfoBytes.count, limits)) {
+            do {
+                _ = try UserInfoWireForm.decode(userInfoBytes, limits: limits)
+            } catch {
+                throw PayloadError(encoding: error)
+            }
         }
         let cost = try Self.cost(of: outgoing.userInfo, form: userInfoForm, budget: budget, perKeyPath: reportsCostPerKeyPath,
                                  total: userInfoBytes.count)
@@ -151,6 +154,19 @@ public struct PayloadCodec: Sendable {
         }
         payload.userInfo = try URLTranslator(policy: policy).incoming(userInfo: payload.userInfo, toValidated: layout)
         return DecodedPayload(payload: payload, userInfoForm: form, foundVersion: found, cost: cost)
+    }
+
+    /// payloadLimits, proven from the size alone: MP bytes `count` long (written
+    /// by our writer within the same depth) cannot exceed any bound of `limits`.
+    /// Every MP value and key takes at least a byte, so the values, members,
+    /// string and data bytes are each at most `count`; each value charges the
+    /// expansion meter 8 + depth + its payload, a URL its relative string once
+    /// more, so the expanded size is at most `count` × (10 + maxDepth).
+    package static func mpWithinLimits(_ count: Int, _ limits: PropertyListLimits) -> Bool {
+        guard count <= limits.maxInputBytes, count <= limits.maxObjects, count <= limits.maxCollectionCount,
+              count <= limits.maxStringBytes, count <= limits.maxDataBytes else { return false }
+        let (expanded, overflow) = count.multipliedReportingOverflow(by: 10 + limits.maxDepth)
+        return !overflow && expanded <= limits.expansionBudget(inputBytes: count)
     }
 
     /// The userInfo's bytes in `form`.

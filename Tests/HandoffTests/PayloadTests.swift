@@ -184,6 +184,51 @@ struct PayloadTests {
         #expect(try relaxed.decode(big).payload.userInfo["blob"]?.dataValue?.count == 70_000)
     }
 
+    /// Specs/payload.md, "payloadLimits".
+    @Test("payloadLimits: MP too small to reach a limit is not decoded again (the bound is sound); encode refuses exactly what decode would")
+    func payloadLimitsBound() async {
+        func containsURL(_ value: UserInfoValue) -> Bool {
+            switch value {
+            case .url: return true
+            case .array(let elements): return elements.contains(where: containsURL)
+            case .set(let set): return set.members.contains(where: containsURL)
+            case .dictionary(let dictionary): return dictionary.values.contains(where: containsURL)
+            default: return false
+            }
+        }
+        var variants: [PropertyListLimits] = [.payload, .default]
+        // (Not maxInputBytes: it bounds the whole container too, which encode reads back.)
+        for change in 0..<5 {
+            var limits = PropertyListLimits.payload
+            switch change {
+            case 0: limits.maxObjects = 6
+            case 1: limits.maxCollectionCount = 3
+            case 2: limits.maxStringBytes = 4
+            case 3: limits.maxDataBytes = 4
+            default: limits.maxExpandedBytes = 120
+            }
+            variants.append(limits)
+        }
+        var skipped = 0
+        await propertyCheck(count: 300, input: UserInfoGenerator(maxDepth: 3).generator) { value in
+            guard !containsURL(value) else { return }
+            let userInfo: UserInfoDictionary = ["v": value]
+            for limits in variants {
+                guard let bytes = try? MPUserInfoWriter(limits: WriterLimits(limits)).writeBytes(userInfo) else { continue }
+                let reads = (try? MPUserInfoReader(limits: limits).read(bytes)) != nil
+                if PayloadCodec.mpWithinLimits(bytes.count, limits) {
+                    skipped += 1
+                    #expect(reads, "the bound let through \(bytes.count) bytes that \(limits) refuses")
+                }
+                var codec = PayloadCodec(limits: limits)
+                codec.compresses = false
+                let encodes = (try? codec.encode(ActivityPayload(activityType: "com.example.a", userInfo: userInfo))) != nil
+                #expect(encodes == reads, "encode \(encodes), decode \(reads) under \(limits)")
+            }
+        }
+        #expect(skipped > 100)
+    }
+
     // MARK: Versioning
 
     static let versioning = PayloadVersioning(key: "com.example.shop.version", current: PayloadVersion(2, 1))
