@@ -184,22 +184,24 @@ public struct URLTranslator: Sendable {
     /// Splits and checks a reference's body (after `icloud-container:`): the
     /// identifier, the decoded path components, and whether it names a directory.
     static func parseReference(_ body: Substring, _ text: String) throws(PayloadError) -> (identifier: String, components: [String], isDirectory: Bool) {
-        guard let slash = body.firstIndex(of: "/") else {
+        // By bytes: every "/" separates (a combining mark after one does not hide it).
+        guard let slash = body.utf8.firstIndex(of: UInt8(ascii: "/")) else {
             throw PayloadError(.invalidContainerReference, "\(text) names no file in its container")
         }
         let identifier = String(body[..<slash])
         guard ContainerLayout.isValidIdentifier(identifier) else {
             throw PayloadError(.invalidContainerReference, "\(text) has an invalid container identifier")
         }
-        var path = body[body.index(after: slash)...]
-        let isDirectory = path.hasSuffix("/")
-        if isDirectory { path = path.dropLast() }
+        var path = body[body.utf8.index(after: slash)...]
+        let isDirectory = path.utf8.last == UInt8(ascii: "/")
+        if isDirectory { path = path[..<path.utf8.index(before: path.endIndex)] }
         // invalidContainerReference: a non-empty path without empty components (no "//", no leading "/").
         guard !path.isEmpty else {
             throw PayloadError(.invalidContainerReference, "\(text) names no file in its container")
         }
         var components: [String] = []
-        for raw in path.split(separator: "/", omittingEmptySubsequences: false) {
+        for bytes in path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) {
+            let raw = Substring(bytes)
             guard !raw.isEmpty else {
                 throw PayloadError(.pathEscapesContainer, "\(text) has an empty or absolute path component")
             }
@@ -323,11 +325,16 @@ enum PercentEncoding {
     static func isUnreservedOrPercent(_ byte: UInt8) -> Bool { isUnreserved(byte) || byte == 0x25 }
 
     /// Every byte but the unreserved ones as %HH (upper case).
-    static func encode(_ text: String) -> String {
+    static func encode(_ text: String) -> String { encode(text, keepingSlash: false) }
+
+    /// Like `encode`, keeping `/` (every `/` byte: a path's separators).
+    static func encodePath(_ path: String) -> String { encode(path, keepingSlash: true) }
+
+    private static func encode(_ text: String, keepingSlash: Bool) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(text.utf8.count)
         for byte in text.utf8 {
-            if isUnreserved(byte) {
+            if isUnreserved(byte) || (keepingSlash && byte == UInt8(ascii: "/")) {
                 out.append(byte)
             } else {
                 out.append(UInt8(ascii: "%"))
@@ -335,11 +342,6 @@ enum PercentEncoding {
             }
         }
         return String(decoding: out, as: UTF8.self)
-    }
-
-    /// Like `encode`, keeping `/`.
-    static func encodePath(_ path: String) -> String {
-        path.split(separator: "/", omittingEmptySubsequences: false).map { encode(String($0)) }.joined(separator: "/")
     }
 
     /// Decodes %HH escapes; nil for a malformed escape or bytes that are not UTF-8.
