@@ -29,7 +29,7 @@ public struct UserInfoDecoder: Sendable {
 
     /// Decodes a value of `type` from `value`.
     public func decode<T: Decodable>(_ type: T.Type, from value: UserInfoValue) throws -> T {
-        try UserInfoDecoding(options: self, value: value, path: .root).unbox(value, as: type, at: .root)
+        try UserInfoDecoding(context: DecodingContext(self), value: value, path: .root).unbox(value, as: type, at: .root)
     }
 }
 
@@ -55,10 +55,19 @@ extension Set: SetDecodable where Element: Decodable {
 
 /// The decoder of one value: the value and its coding path, spelled out only
 /// when asked for (by an error, or by a `Decodable` reading `codingPath`).
-struct UserInfoDecoding: Decoder {
+/// The options of one decoding, shared by reference: every decoder and
+/// container holds one pointer to them, not a copy.
+final class DecodingContext {
     let options: UserInfoDecoder
+    init(_ options: UserInfoDecoder) { self.options = options }
+}
+
+struct UserInfoDecoding: Decoder {
+    let context: DecodingContext
     let value: UserInfoValue
     let path: CodingPathNode
+
+    var options: UserInfoDecoder { context.options }
 
     var codingPath: [any CodingKey] { path.keys }
     var userInfo: [CodingUserInfoKey: Any] { options.userInfo }
@@ -92,7 +101,7 @@ struct UserInfoDecoding: Decoder {
             guard case .string(let string) = value else { throw Self.mismatch(String.self, value, path) }
             return string as! T
         }
-        let decoder = UserInfoDecoding(options: options, value: value, path: path)
+        let decoder = UserInfoDecoding(context: context, value: value, path: path)
         if type == Date.self { return try decoder.date() as! T }
         if type == Data.self { return try decoder.data() as! T }
         if type == UUID.self {
@@ -106,7 +115,7 @@ struct UserInfoDecoding: Decoder {
             }
             return resolved as! T
         }
-        if let setType = type as? any SetDecodable.Type {
+        if SetTypes.mayBeSet(type), let setType = type as? any SetDecodable.Type {
             guard case .set(let set) = value else { throw decoder.mismatch(type) }
             return try setType.decodeMembers(set.members, with: decoder) as! T
         }
@@ -198,12 +207,22 @@ struct UserInfoDecoding: Decoder {
 }
 
 struct KeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
-    let decoder: UserInfoDecoding
+    /// The dictionary's decoder, in parts (its value is `dictionary`, held once).
+    let context: DecodingContext
+    let path: CodingPathNode
     let dictionary: UserInfoDictionary
-    var codingPath: [any CodingKey] { decoder.codingPath }
+
+    init(decoder: UserInfoDecoding, dictionary: UserInfoDictionary) {
+        context = decoder.context
+        path = decoder.path
+        self.dictionary = dictionary
+    }
+
+    private var decoder: UserInfoDecoding { UserInfoDecoding(context: context, value: .dictionary(dictionary), path: path) }
+    var codingPath: [any CodingKey] { path.keys }
 
     private func name(_ key: some CodingKey) -> String {
-        switch decoder.options.keyDecodingStrategy {
+        switch context.options.keyDecodingStrategy {
         case .useDefaultKeys: return key.stringValue
         case .convertToSnakeCase: return SnakeCase.convert(key.stringValue)
         }
@@ -211,7 +230,7 @@ struct KeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     var allKeys: [Key] {
         dictionary.keys.compactMap { key in
-            switch decoder.options.keyDecodingStrategy {
+            switch context.options.keyDecodingStrategy {
             case .useDefaultKeys: return Key(stringValue: key)
             case .convertToSnakeCase: return Key(stringValue: SnakeCase.camel(key))
             }
@@ -229,10 +248,10 @@ struct KeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     private func child(_ key: some CodingKey) throws -> UserInfoDecoding {
-        UserInfoDecoding(options: decoder.options, value: try member(key), path: decoder.path.appending(key))
+        UserInfoDecoding(context: context, value: try member(key), path: path.appending(key))
     }
 
-    private func path(_ key: Key) -> CodingPathNode { decoder.path.appending(key) }
+    private func path(_ key: Key) -> CodingPathNode { path.appending(key) }
 
     private func integer<T: FixedWidthInteger>(_ type: T.Type, _ key: Key) throws -> T {
         try UserInfoDecoding.integer(type, try member(key), path(key))
@@ -302,7 +321,7 @@ struct UnkeyedDecoder: UnkeyedDecodingContainer {
     }
 
     private mutating func nextDecoder() throws -> UserInfoDecoding {
-        let decoder = UserInfoDecoding(options: self.decoder.options, value: try nextValue(), path: currentPath)
+        let decoder = UserInfoDecoding(context: self.decoder.context, value: try nextValue(), path: currentPath)
         currentIndex += 1
         return decoder
     }

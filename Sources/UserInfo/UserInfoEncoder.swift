@@ -318,7 +318,7 @@ extension UserInfoEncoder {
         }
         if type == UUID.self { return .uuid(_identityCast(value, to: UUID.self)) }
         if type == URL.self { return .url(UserInfoURL(_identityCast(value, to: URL.self))) }
-        guard let set = value as? any SetEncodable else { return nil }
+        guard SetTypes.mayBeSet(type), let set = value as? any SetEncodable else { return nil }
         let encoding = UserInfoEncoding(options: self, path: path)
         var members = UserInfoSet()
         for (position, member) in try set.encodeMembers({ try encoding.box($0, at: path.appending(AnyCodingKey($1))) }).enumerated() {
