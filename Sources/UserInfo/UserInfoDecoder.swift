@@ -99,21 +99,22 @@ struct UserInfoDecoding: Decoder {
     func unbox<T: Decodable>(_ value: UserInfoValue, as type: T.Type, at path: CodingPathNode) throws -> T {
         if type == String.self {
             guard case .string(let string) = value else { throw Self.mismatch(String.self, value, path) }
-            return string as! T
+            return _identityCast(string, to: T.self)
         }
         let decoder = UserInfoDecoding(context: context, value: value, path: path)
-        if type == Date.self { return try decoder.date() as! T }
-        if type == Data.self { return try decoder.data() as! T }
+        // _identityCast: the types are equal, so no runtime cast is needed.
+        if type == Date.self { return _identityCast(try decoder.date(), to: T.self) }
+        if type == Data.self { return _identityCast(try decoder.data(), to: T.self) }
         if type == UUID.self {
             guard case .uuid(let uuid) = value else { throw decoder.mismatch(UUID.self) }
-            return uuid as! T
+            return _identityCast(uuid, to: T.self)
         }
         if type == URL.self {
             guard case .url(let url) = value else { throw decoder.mismatch(URL.self) }
             guard let resolved = url.url else {
                 throw DecodingError.dataCorrupted(.init(codingPath: path.keys, debugDescription: "\"\(url.relative)\" is not a URL"))
             }
-            return resolved as! T
+            return _identityCast(resolved, to: T.self)
         }
         if SetTypes.mayBeSet(type), let setType = type as? any SetDecodable.Type {
             guard case .set(let set) = value else { throw decoder.mismatch(type) }
@@ -152,15 +153,15 @@ struct UserInfoDecoding: Decoder {
         try Self.real(number, type, value, path)
     }
 
-    static func real(_ number: UserInfoNumber, _ type: Any.Type, _ value: UserInfoValue, _ path: CodingPathNode) throws -> Double {
+    static func real(_ number: UserInfoNumber, _ type: Any.Type, _ value: UserInfoValue, _ path: @autoclosure () -> CodingPathNode) throws -> Double {
         switch number {
         case .real(let real): return real
         case .integer(let integer):
             // An integer a Double represents exactly.
             if let signed = integer.int64Value, let exact = Double(exactly: signed) { return exact }
             if let unsigned = integer.uint64Value, let exact = Double(exactly: unsigned) { return exact }
-            throw DecodingError.dataCorrupted(.init(codingPath: path.keys, debugDescription: "\(integer) has no exact \(type) value"))
-        case .bool: throw mismatch(type, value, path)
+            throw DecodingError.dataCorrupted(.init(codingPath: path().keys, debugDescription: "\(integer) has no exact \(type) value"))
+        case .bool: throw mismatch(type, value, path())
         }
     }
 
