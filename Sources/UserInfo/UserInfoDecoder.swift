@@ -101,6 +101,12 @@ struct UserInfoDecoding: Decoder {
             guard case .string(let string) = value else { throw Self.mismatch(String.self, value, path) }
             return _identityCast(string, to: T.self)
         }
+        // The scalars that decode themselves from one number, read as their
+        // `init(from:)` would read them, without a decoder for each.
+        if type == Bool.self { return _identityCast(try Self.bool(value, path), to: T.self) }
+        if type == Int.self { return _identityCast(try Self.integer(Int.self, value, path), to: T.self) }
+        if type == Int64.self { return _identityCast(try Self.integer(Int64.self, value, path), to: T.self) }
+        if type == Double.self { return _identityCast(try Self.double(value, path), to: T.self) }
         let decoder = UserInfoDecoding(context: context, value: value, path: path)
         // _identityCast: the types are equal, so no runtime cast is needed.
         if type == Date.self { return _identityCast(try decoder.date(), to: T.self) }
@@ -277,6 +283,12 @@ struct KeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decode(_ type: UInt128.Type, forKey key: Key) throws -> UInt128 { try integer(type, key) }
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         try decoder.unbox(try member(key), as: type, at: path(key))
+    }
+
+    /// Optionals: nil for a missing key or NSNull, found with one lookup.
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        guard let value = dictionary[name(key)], !value.isNull else { return nil }
+        return try decoder.unbox(value, as: type, at: path(key))
     }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {

@@ -308,6 +308,11 @@ extension UserInfoEncoder {
         let type = T.self
         if type == String.self { return .string(_identityCast(value, to: String.self)) }
         if type == Bool.self { return .number(.bool(_identityCast(value, to: Bool.self))) }
+        // The scalars that encode themselves as one number, mapped as their
+        // `encode(to:)` would map them, without an encoder for each.
+        if type == Int.self { return .number(.integer(PropertyListInteger(_identityCast(value, to: Int.self)))) }
+        if type == Int64.self { return .number(.integer(PropertyListInteger(_identityCast(value, to: Int64.self)))) }
+        if type == Double.self { return .number(.real(_identityCast(value, to: Double.self))) }
         if type == Date.self { return try dateValue(_identityCast(value, to: Date.self), path) }
         if type == Data.self {
             let data = _identityCast(value, to: Data.self)
