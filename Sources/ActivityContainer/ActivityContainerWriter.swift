@@ -82,9 +82,11 @@ public struct ActivityContainerWriter: Sendable {
         var json = "{"
         let pairs: [(String, String?)] = [("teamID", record.teamID), ("type", record.activityType),
                                           ("persistentID", record.persistentID), ("targetContentID", record.targetContentID)]
+        var first = true
         for (key, value) in pairs {
             guard let value else { continue }
-            if json.count > 1 { json += "," }
+            if !first { json += "," }
+            first = false
             JSONText.appendQuoted(key, to: &json)
             json += ":"
             JSONText.appendQuoted(value, to: &json)
