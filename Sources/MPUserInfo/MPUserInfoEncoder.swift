@@ -78,14 +78,19 @@ final class MPStream {
     /// The direct bytes of `value`, or nil.
     static func write<T: Encodable>(_ value: T, options: UserInfoEncoder, limits: WriterLimits) -> [UInt8]? {
         guard (try? limits.validate()) != nil else { return nil }
-        // A type that maps directly (a URL, a set…) is no dictionary, however it encodes itself.
-        guard (try? options.specialValue(value, at: .root)) == nil else { return nil }
         let stream = MPStream(options: options, limits: limits)
         for byte in MPUserInfoReader.header { stream.state.out.sink.append(byte) }
-        let top = MPValueEncoder(stream: stream, path: .root, depth: 0)
         do {
-            try value.encode(to: top)
-            try top.finish()
+            // A type that maps directly is written as mapped ([String: V] as its
+            // dictionary; a URL, a set… are no dictionary, however they encode themselves).
+            if let special = try options.specialValue(value, at: .root) {
+                guard case .dictionary = special else { return nil }
+                try stream.state.write(special, depth: 0)
+            } else {
+                let top = MPValueEncoder(stream: stream, path: .root, depth: 0)
+                try value.encode(to: top)
+                try top.finish()
+            }
         } catch {
             return nil
         }
@@ -136,7 +141,8 @@ struct StreamState: ~Copyable {
     /// The bytes, once the top value is written: nil unless it is a dictionary
     /// (encodeDictionary) read back within the limits.
     mutating func finish(_ limits: WriterLimits) -> [UInt8]? {
-        guard !handedOver, out.sink.count > 4, out.sink[4] == 0x80 else { return nil }
+        // A map: a streamed one's placeholder (0x80), or a mapped dictionary's header.
+        guard !handedOver, out.sink.count > 4, out.sink[4] & 0xF0 == 0x80 || out.sink[4] == 0xDE || out.sink[4] == 0xDF else { return nil }
         while let last = open.popLast() { close(last) }
         guard let bytes = takeBytes() else { return nil }
         guard (try? out.meter.checkReadable(outputBytes: bytes.count, limits)) != nil else { return nil }

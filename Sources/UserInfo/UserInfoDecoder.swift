@@ -122,9 +122,21 @@ struct UserInfoDecoding: Decoder {
             }
             return _identityCast(resolved, to: T.self)
         }
-        if SetTypes.mayBeSet(type), let setType = type as? any SetDecodable.Type {
-            guard case .set(let set) = value else { throw decoder.mismatch(type) }
-            return try setType.decodeMembers(set.members, with: decoder) as! T
+        switch CollectionKinds.kind(type) {
+        case .other:
+            break
+        case .set:
+            if let setType = type as? any SetDecodable.Type {
+                guard case .set(let set) = value else { throw decoder.mismatch(type) }
+                return try setType.decodeMembers(set.members, with: decoder) as! T
+            }
+        case .stringDictionary:
+            // As `Dictionary.init(from:)` reads it (a keyed container's keys and values), but
+            // for converted keys, which only the keyed container applies.
+            if options.keyDecodingStrategy == .useDefaultKeys, let dictionaryType = type as? any StringDictionaryDecodable.Type {
+                guard case .dictionary(let dictionary) = value else { throw decoder.mismatch([String: Any].self) }
+                return try dictionaryType.decodeEntries(dictionary, with: decoder) as! T
+            }
         }
         return try T(from: decoder)
     }

@@ -180,6 +180,8 @@ package struct AnyCodingKey: CodingKey {
     package var stringValue: String
     package var intValue: Int?
     package init(_ string: String) { stringValue = string; intValue = nil }
+    /// A `[String: V]` entry's key, as the standard library's dictionary key makes it (an integer value when the string is one).
+    package init(dictionaryKey: String) { stringValue = dictionaryKey; intValue = Int(dictionaryKey) }
     package init(_ index: Int) { stringValue = "Index \(index)"; intValue = index }
     package init?(stringValue: String) { self.init(stringValue) }
     package init?(intValue: Int) { self.init(intValue) }
@@ -323,7 +325,23 @@ extension UserInfoEncoder {
         }
         if type == UUID.self { return .uuid(_identityCast(value, to: UUID.self)) }
         if type == URL.self { return .url(UserInfoURL(_identityCast(value, to: URL.self))) }
-        guard SetTypes.mayBeSet(type), let set = value as? any SetEncodable else { return nil }
+        switch CollectionKinds.kind(type) {
+        case .other:
+            return nil
+        case .stringDictionary:
+            // As `Dictionary.encode(to:)` writes it (a keyed container, its order), but for
+            // converted keys, which only the keyed container applies.
+            guard keyEncodingStrategy == .useDefaultKeys, let dictionary = value as? any StringDictionaryEncodable else { return nil }
+            let encoding = UserInfoEncoding(options: self, path: path)
+            let storage = KeyedStorage()
+            try dictionary.encodeEntries { key, member in
+                storage.set(try encoding.box(member, at: path.appending(AnyCodingKey(dictionaryKey: key))), forKey: key)
+            }
+            return try storage.resolve()
+        case .set:
+            break
+        }
+        guard let set = value as? any SetEncodable else { return nil }
         let encoding = UserInfoEncoding(options: self, path: path)
         var members = UserInfoSet()
         for (position, member) in try set.encodeMembers({ try encoding.box($0, at: path.appending(AnyCodingKey($1))) }).enumerated() {

@@ -244,4 +244,33 @@ struct CodableTests {
         #expect(encoded == .dictionary(["super": ["x": 4]]))
         #expect(try UserInfoDecoder().decode(Derived.self, from: encoded) == Derived(base: Base(x: 4)))
     }
+
+    /// Specs/codable.md, "Encoding": `[String: V]` entry by entry.
+    @Test("[String: V] maps entry by entry, in its own order, with the entry's key in error paths; converted keys still convert")
+    func stringDictionaries() throws {
+        struct Flags: Codable, Equatable { var flags: [String: Int]; var dates: [String: [Date]] }
+        let value = Flags(flags: ["b": 2, "a": 1, "fooBar": 3], dates: ["x": [Date(timeIntervalSinceReferenceDate: 5)], "y": []])
+        let encoded = try UserInfoEncoder().encode(value)
+        guard case .dictionary(let top) = encoded, case .dictionary(let flags)? = top["flags"] else {
+            Issue.record("not a dictionary: \(encoded)")
+            return
+        }
+        #expect(flags.keys == Array(value.flags.keys))
+        #expect(flags["fooBar"] == 3)
+        #expect(try UserInfoDecoder().decode(Flags.self, from: encoded) == value)
+        // A wrong member names its key.
+        let wrong: UserInfoValue = ["flags": ["a": 1, "b": "two"], "dates": [:]]
+        do {
+            _ = try UserInfoDecoder().decode(Flags.self, from: wrong)
+            Issue.record("decoded")
+        } catch DecodingError.typeMismatch(_, let context) {
+            #expect(context.codingPath.map(\.stringValue) == ["flags", "b"])
+        }
+        #expect(throws: DecodingError.self) { try UserInfoDecoder().decode(Flags.self, from: ["flags": [1, 2], "dates": [:]]) }
+        // snake_case converts dictionary keys too, as the keyed container always did.
+        var snake = UserInfoEncoder()
+        snake.keyEncodingStrategy = .convertToSnakeCase
+        guard case .dictionary(let converted) = try snake.encode(["fooBar": 1]) else { return }
+        #expect(converted.keys == ["foo_bar"])
+    }
 }

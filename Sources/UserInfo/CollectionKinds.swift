@@ -1,0 +1,54 @@
+import Synchronization
+
+/// The collection types the Codable paths map themselves: `Set` (a userInfo
+/// set) and `[String: V]` (a dictionary, entry by entry, without a keyed
+/// container and its keys). Remembered per type: asking the runtime whether a
+/// type conforms to a protocol (`as? any SetEncodable`) costs over a thousand
+/// instructions each time, and the Codable paths ask it for every value of a
+/// type that does not map directly (measured on the Handoff trip state).
+enum CollectionKinds {
+    enum Kind { case other, set, stringDictionary }
+
+    private static let known = Mutex<[ObjectIdentifier: Kind]>([:])
+
+    static func kind(_ type: Any.Type) -> Kind {
+        let identifier = ObjectIdentifier(type)
+        if let kind = known.withLock({ $0[identifier] }) { return kind }
+        let kind: Kind
+        if type is any SetEncodable.Type || type is any SetDecodable.Type {
+            kind = .set
+        } else if type is any StringDictionaryEncodable.Type || type is any StringDictionaryDecodable.Type {
+            kind = .stringDictionary
+        } else {
+            kind = .other
+        }
+        known.withLock { $0[identifier] = kind }
+        return kind
+    }
+}
+
+/// Marks `[String: V]`, written entry by entry as a dictionary.
+protocol StringDictionaryEncodable {
+    func encodeEntries(_ encode: (String, any Encodable) throws -> Void) throws
+}
+
+extension Dictionary: StringDictionaryEncodable where Key == String, Value: Encodable {
+    func encodeEntries(_ encode: (String, any Encodable) throws -> Void) throws {
+        for (key, value) in self { try encode(key, value) }
+    }
+}
+
+/// Marks `[String: V]`, read entry by entry from a dictionary.
+protocol StringDictionaryDecodable {
+    static func decodeEntries(_ dictionary: UserInfoDictionary, with decoder: UserInfoDecoding) throws -> Self
+}
+
+extension Dictionary: StringDictionaryDecodable where Key == String, Value: Decodable {
+    static func decodeEntries(_ dictionary: UserInfoDictionary, with decoder: UserInfoDecoding) throws -> [String: Value] {
+        var result: [String: Value] = Dictionary(minimumCapacity: dictionary.count)
+        for (key, member) in dictionary {
+            result[key] = try decoder.unbox(member, as: Value.self, at: decoder.path.appending(AnyCodingKey(dictionaryKey: key)))
+        }
+        return result
+    }
+}
