@@ -125,6 +125,15 @@ struct UserInfoDecoding: Decoder {
         switch CollectionKinds.kind(type) {
         case .other:
             break
+        case .array:
+            // As `Array.init(from:)` reads it: an unkeyed container's elements (an array's, or a set's members).
+            if let arrayType = type as? any ArrayDecodable.Type {
+                switch value {
+                case .array(let elements): return try arrayType.decodeElements(elements, with: decoder) as! T
+                case .set(let set): return try arrayType.decodeElements(set.members, with: decoder) as! T
+                default: throw decoder.mismatch([Any].self)
+                }
+            }
         case .set:
             if let setType = type as? any SetDecodable.Type {
                 guard case .set(let set) = value else { throw decoder.mismatch(type) }

@@ -328,16 +328,15 @@ extension UserInfoEncoder {
         switch CollectionKinds.kind(type) {
         case .other:
             return nil
+        case .array:
+            // Arrays write themselves through an unkeyed container (measured: a marker
+            // like the decoder's costs more than it saves here).
+            return nil
         case .stringDictionary:
             // As `Dictionary.encode(to:)` writes it (a keyed container, its order), but for
             // converted keys, which only the keyed container applies.
             guard keyEncodingStrategy == .useDefaultKeys, let dictionary = value as? any StringDictionaryEncodable else { return nil }
-            let encoding = UserInfoEncoding(options: self, path: path)
-            let storage = KeyedStorage()
-            try dictionary.encodeEntries { key, member in
-                storage.set(try encoding.box(member, at: path.appending(AnyCodingKey(dictionaryKey: key))), forKey: key)
-            }
-            return try storage.resolve()
+            return try dictionary.encodeEntries(with: UserInfoEncoding(options: self, path: path), at: path)
         case .set:
             break
         }

@@ -273,4 +273,21 @@ struct CodableTests {
         guard case .dictionary(let converted) = try snake.encode(["fooBar": 1]) else { return }
         #expect(converted.keys == ["foo_bar"])
     }
+
+    /// Specs/codable.md, "Decoding is strict by type": `[V]` element by element.
+    @Test("[V] decodes element by element from an array or a set's members, naming the index of a wrong element")
+    func arrays() throws {
+        struct Holder: Codable, Equatable { var list: [Int]; var nested: [[String]] }
+        let value = Holder(list: [3, 1, 2], nested: [["a"], [], ["b", "c"]])
+        #expect(try UserInfoDecoder().decode(Holder.self, from: try UserInfoEncoder().encode(value)) == value)
+        let fromSet = try UserInfoDecoder().decode([Int].self, from: .set(UserInfoSet([1, 2])))
+        #expect(fromSet.sorted() == [1, 2])
+        do {
+            _ = try UserInfoDecoder().decode(Holder.self, from: ["list": [1, "x"], "nested": []])
+            Issue.record("decoded")
+        } catch DecodingError.typeMismatch(_, let context) {
+            #expect(context.codingPath.map(\.stringValue) == ["list", "Index 1"])
+        }
+        #expect(throws: DecodingError.self) { try UserInfoDecoder().decode([Int].self, from: ["a": 1]) }
+    }
 }
