@@ -65,9 +65,7 @@ public struct ActivityPayload: Sendable, Hashable {
 
     /// Reverse-DNS characters: labels of ASCII letters, digits, `-` and `_`, joined by dots.
     public static func isValidActivityType(_ type: String) -> Bool {
-        !type.isEmpty && type.utf8.count <= 255 && type.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { label in
-            !label.isEmpty && label.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x2D || $0 == 0x5F }
-        }
+        ReverseDNS.labelCount(type) != nil
     }
 
     // MARK: The envelope: the payload as one userInfo value (typed JSON in plistkit)

@@ -21,7 +21,15 @@ public struct ContainerLayout: Sendable, Hashable {
         while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed.removeLast() }
         self.root = trimmed
         self.containers = containers
+        isValid = Self.problem(root: trimmed, containers: containers) == nil
     }
+
+    /// Whether ``validate()`` passes, found once when the layout is made (a
+    /// codec validates its layout on every encode and decode); the reason is
+    /// found again when it does not. A flag, not the reason: an optional
+    /// string here made every copy of a `ContainerLayout?` go through the
+    /// runtime's value witnesses (measured).
+    private let isValid: Bool
 
     /// macOS: `HOME/Library/Mobile Documents` (`HOME` absolute, checked by ``validate()``).
     public static func macOS(home: String, containers: Set<String> = []) -> ContainerLayout {
@@ -61,25 +69,29 @@ public struct ContainerLayout: Sendable, Hashable {
     ///
     /// - Throws: ``PayloadError`` ``ErrorCode/invalidLayout``.
     public func validate() throws(PayloadError) {
+        if !isValid, let problem = Self.problem(root: root, containers: containers) { throw PayloadError(.invalidLayout, problem) }
+    }
+
+    private static func problem(root: String, containers: Set<String>) -> String? {
         // invalidLayout: "/" then components that are neither empty, ".", "..", nor hold a control character.
         guard root.hasPrefix("/") else {
-            throw PayloadError(.invalidLayout, "the layout root \"\(root)\" is not an absolute path")
+            return "the layout root \"\(root)\" is not an absolute path"
         }
         if root != "/" {
             for component in root.utf8.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) {
                 guard !component.isEmpty, !component.elementsEqual(".".utf8), !component.elementsEqual("..".utf8) else {
-                    throw PayloadError(.invalidLayout, "the layout root \"\(root)\" is not normalised (an empty, \".\" or \"..\" component)")
+                    return "the layout root \"\(root)\" is not normalised (an empty, \".\" or \"..\" component)"
                 }
             }
             guard !root.unicodeScalars.contains(where: URLTranslator.isControl) else {
-                throw PayloadError(.invalidLayout, "the layout root \"\(root)\" holds a control character")
+                return "the layout root \"\(root)\" holds a control character"
             }
         }
         // The first invalid identifier in sorted order, so that the message does not depend on hashing.
-        if containers.contains(where: { !Self.isValidIdentifier($0) }),
-           let invalid = containers.filter({ !Self.isValidIdentifier($0) }).min() {
-            throw PayloadError(.invalidLayout, "\"\(invalid)\" is not a container identifier (dot-separated labels of letters, digits, '-', '_')")
+        if let invalid = containers.filter({ !isValidIdentifier($0) }).min() {
+            return "\"\(invalid)\" is not a container identifier (dot-separated labels of letters, digits, '-', '_')"
         }
+        return nil
     }
 
     /// The directory name of a container: its identifier with `.` replaced by `~`
@@ -100,22 +112,7 @@ public struct ContainerLayout: Sendable, Hashable {
     /// Identifiers are dot-separated labels of ASCII letters, digits, `-` and `_`,
     /// with at least two labels and none empty.
     public static func isValidIdentifier(_ identifier: String) -> Bool {
-        var labels = 1
-        var labelLength = 0
-        var bytes = 0
-        for byte in identifier.utf8 {
-            bytes += 1
-            if byte == UInt8(ascii: ".") {
-                guard labelLength > 0 else { return false }
-                labels += 1
-                labelLength = 0
-            } else {
-                guard (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x2D || byte == 0x5F
-                else { return false }
-                labelLength += 1
-            }
-        }
-        return labels >= 2 && labelLength > 0 && bytes <= 255
+        (ReverseDNS.labelCount(identifier) ?? 0) >= 2
     }
 
     func has(_ identifier: String) -> Bool {
