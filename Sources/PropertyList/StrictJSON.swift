@@ -174,8 +174,16 @@ package struct StrictJSON {
         guard offset < bytes.count, bytes[offset] == UInt8(ascii: "\"") else { throw failure("expected a string key") }
         let keyPosition = position
         let key = try string()
-        // duplicateKey: JSON objects name each key once (compared by scalars).
-        guard frame.seen.insert(Array(key.utf8)).inserted else {
+        // duplicateKey: JSON objects name each key once (compared by scalars):
+        // by scan while an object is small, then through a set of the keys' bytes.
+        let isNew: Bool
+        if frame.seen.isEmpty && frame.members.count < 8 {
+            isNew = !frame.members.contains { $0.key.utf8.elementsEqual(key.utf8) }
+        } else {
+            if frame.seen.isEmpty { for member in frame.members { frame.seen.insert(Array(member.key.utf8)) } }
+            isNew = frame.seen.insert(Array(key.utf8)).inserted
+        }
+        guard isNew else {
             throw Failure(code: .duplicateKey, reason: "key \"\(key)\" appears more than once", position: keyPosition)
         }
         skipWhitespace()
@@ -212,6 +220,14 @@ package struct StrictJSON {
             guard byteCount <= maxStringBytes else { throw failure("a string is longer than \(maxStringBytes) bytes", .stringLimitExceeded) }
             switch byte {
             case UInt8(ascii: "\""):
+                // No escape met: the string is its raw bytes, validated once.
+                if scalars.isEmpty {
+                    guard let text = String(validating: bytes[runStart..<offset], as: UTF8.self) else {
+                        throw Failure(code: .invalidJSON, reason: "a string is not valid UTF-8", position: position)
+                    }
+                    offset += 1
+                    return text
+                }
                 try flush(self, &scalars, runStart, offset)
                 offset += 1
                 return String(scalars)
