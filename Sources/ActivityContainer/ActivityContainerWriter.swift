@@ -79,20 +79,32 @@ public struct ActivityContainerWriter: Sendable {
 
     /// The JSON field: compact, keys in `ActivityContainerLayout.infoKeys` order, unset identifiers left out.
     static func info(_ record: ActivityRecord) -> [UInt8] {
-        var json = "{"
+        var json: [UInt8] = [UInt8(ascii: "{")]
         let pairs: [(String, String?)] = [("teamID", record.teamID), ("type", record.activityType),
                                           ("persistentID", record.persistentID), ("targetContentID", record.targetContentID)]
-        var first = true
         for (key, value) in pairs {
             guard let value else { continue }
-            if !first { json += "," }
-            first = false
-            JSONText.appendQuoted(key, to: &json)
-            json += ":"
-            JSONText.appendQuoted(value, to: &json)
+            if json.count > 1 { json.append(UInt8(ascii: ",")) }
+            appendQuoted(key, to: &json)
+            json.append(UInt8(ascii: ":"))
+            appendQuoted(value, to: &json)
         }
-        json += "}"
-        return Array(json.utf8)
+        json.append(UInt8(ascii: "}"))
+        return json
+    }
+
+    /// A JSON string: its bytes between quotes when nothing in it needs an
+    /// escape (no C0 control, quote or backslash), else `JSONText`'s quoting.
+    private static func appendQuoted(_ string: String, to json: inout [UInt8]) {
+        if string.utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
+            json.append(UInt8(ascii: "\""))
+            json.append(contentsOf: string.utf8)
+            json.append(UInt8(ascii: "\""))
+        } else {
+            var text = ""
+            JSONText.appendQuoted(string, to: &text)
+            json.append(contentsOf: text.utf8)
+        }
     }
 
     private static func append(_ field: [UInt8]?, name: String, to out: inout [UInt8]) throws(ActivityContainerError) {

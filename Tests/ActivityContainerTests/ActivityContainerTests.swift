@@ -40,6 +40,12 @@ struct ActivityContainerTests {
         let packet: [UInt8] = [0x0F, 0, 0, 0] + field([1, 2, 3])
         #expect(try ActivityContainerReader().read(Data(packet)) == .errorPacket(Data([1, 2, 3])))
         #expect(try ActivityContainerWriter().write(.errorPacket(Data([1, 2, 3]))) == Data(packet))
+        // The JSON field's strings, escaped where JSON needs it (a quote, a backslash, a C0 control), raw elsewhere.
+        let escaped = ActivityRecord(activityType: "com.example.browse", teamID: "T\"1\\", persistentID: "p\u{1}é\u{7F}")
+        let escapedJSON = Array(#"{"teamID":"T\"1\\","type":"com.example.browse","persistentID":"p\u0001é"#.utf8) + [0x7F] + Array(#""}"#.utf8)
+        let escapedBytes = Self.header + field(nil) + field(nil) + field(escapedJSON) + field(nil) + field(nil)
+        #expect(try ActivityContainerWriter().write(.activity(escaped)) == Data(escapedBytes))
+        #expect(try ActivityContainerReader().read(Data(escapedBytes)) == .activity(escaped))
     }
 
     @Test("packets of 2,049 bytes or more are compressed when smaller (BZh1), and read back")
