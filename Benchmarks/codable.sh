@@ -22,7 +22,7 @@ allocs() {  # PATH OP STATE N → heap allocations of the run
 }
 printf '\n### Heap allocations per operation\n\n| state | path | encode | decode |\n| --- | --- | ---: | ---: |\n'
 for state in handoff-trip readme-trip; do
-  for path in foundation-plist foundation-json mp mp-direct keyed payload; do
+  for path in foundation-plist foundation-json mp mp-direct keyed payload floor; do
     cells=()
     for op in encode decode; do
       one=$(allocs "$path" "$op" "$state" 1); three=$(allocs "$path" "$op" "$state" 3)

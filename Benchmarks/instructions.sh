@@ -66,4 +66,4 @@ codable() {  # path op
     one=$(count "$1" "$2" 1); many=$(count "$1" "$2" 201)
     printf '%-13s %-6s %-28s %14s\n' "codable-$2" "$1" "handoff-trip (per op)" "$(( (many - one) / 200 ))"
 }
-for path in foundation-plist foundation-json mp mp-direct keyed payload; do codable "$path" encode; codable "$path" decode; done
+for path in foundation-plist foundation-json mp mp-direct keyed payload floor; do codable "$path" encode; codable "$path" decode; done

@@ -3,7 +3,7 @@
 //
 //   codable-bench [ROUNDS [ITERATIONS]]        the table: every path, both states
 //   codable-bench one PATH OP STATE ITERATIONS one case only (for valgrind's counts)
-//     PATH   foundation-plist | foundation-json | mp | mp-direct | keyed | payload
+//     PATH   foundation-plist | foundation-json | mp | mp-direct | keyed | payload | floor
 //     OP     encode | decode
 //     STATE  handoff-trip | readme-trip
 //
@@ -51,6 +51,8 @@ enum CodingPath: String, CaseIterable {
     case mpDirect = "mp-direct"
     case keyed
     case payload
+    /// The floor of every Codable path: Swift's Codable dispatch alone (Floor.swift).
+    case floor
 
     var title: String {
         switch self {
@@ -60,11 +62,16 @@ enum CodingPath: String, CaseIterable {
         case .mpDirect: "ours: `MPUserInfoEncoder` (direct) / `MPUserInfoReader` + `UserInfoDecoder`"
         case .keyed: "ours: the same through a keyed archive (binary)"
         case .payload: "ours: `PayloadCodec` (container + MP, versioning, URL translation)"
+        case .floor: "the Codable floor: walking the value, keeping nothing / constants for every request"
         }
     }
 
     func encode<State: Codable>(_ state: State) throws -> Data {
         switch self {
+        case .floor:
+            let encoder = FloorEncoder()
+            try encoder.visit(state)
+            return Data(count: encoder.visited & 1)
         case .foundationPlist:
             let encoder = PropertyListEncoder()
             encoder.outputFormat = .binary
@@ -85,6 +92,9 @@ enum CodingPath: String, CaseIterable {
 
     func decode<State: Codable>(_ type: State.Type, from data: Data) throws -> State {
         switch self {
+        case .floor:
+            // About the state's own shape: as many elements as its collections hold.
+            return try FloorDecoder(elements: type == HandoffTrip.self ? 4 : 2).constant(type)
         case .foundationPlist:
             return try PropertyListDecoder().decode(type, from: data)
         case .foundationJSON:
@@ -116,6 +126,7 @@ struct Subject: Sendable {
         decode = { path, data in try path.decode(State.self, from: data) }
         check = { path, decoded in
             guard let decoded = decoded as? State else { return false }
+            if path == .floor { return true }
             if path == .payload {
                 return documentOf(decoded).path.hasPrefix("/private/var/mobile/Library/Mobile Documents/iCloud~com~example~Planner/")
             }
