@@ -11,12 +11,12 @@ package struct EncodableUserInfo: Encodable, Hashable {
 
     package init(value: UserInfoValue) { self.value = value }
 
-    struct Key: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(_ string: String) { stringValue = string }
-        init?(stringValue: String) { self.init(stringValue) }
-        init?(intValue: Int) { nil }
+    package struct Key: CodingKey {
+        package var stringValue: String
+        package var intValue: Int? { nil }
+        package init(_ string: String) { stringValue = string }
+        package init?(stringValue: String) { self.init(stringValue) }
+        package init?(intValue: Int) { nil }
     }
 
     package func encode(to encoder: any Encoder) throws {

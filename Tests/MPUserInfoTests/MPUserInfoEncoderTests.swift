@@ -85,6 +85,15 @@ struct MPUserInfoEncoderTests {
         }
     }
 
+    /// Writes `keys` in order into one keyed container, each with its position.
+    struct Keys: Encodable {
+        var keys: [String]
+        func encode(to encoder: any Encoder) throws {
+            var keyed = encoder.container(keyedBy: EncodableUserInfo.Key.self)
+            for (position, key) in keys.enumerated() { try keyed.encode(position, forKey: EncodableUserInfo.Key(key)) }
+        }
+    }
+
     struct Interleaved: Encodable {
         enum Keys: String, CodingKey { case a, b }
         func encode(to encoder: any Encoder) throws {
@@ -149,6 +158,11 @@ struct MPUserInfoEncoderTests {
         snake.keyEncodingStrategy = .convertToSnakeCase
         let cases: [(String, any Encodable, MPUserInfoEncoder, Bool)] = [
             ("twice", Twice(), MPUserInfoEncoder(), false),
+            ("é twice, NFC then NFD", Keys(keys: ["a", "\u{E9}", "b", "e\u{301}"]), MPUserInfoEncoder(), false),
+            ("é and ê", Keys(keys: ["\u{E9}", "\u{EA}", "e"]), MPUserInfoEncoder(), true),
+            ("twice among twenty", Keys(keys: (0..<20).map { "k\($0)" } + ["k3"]), MPUserInfoEncoder(), false),
+            ("é twice among twenty", Keys(keys: ["e\u{301}"] + (0..<20).map { "k\($0)" } + ["\u{E9}"]), MPUserInfoEncoder(), false),
+            ("twenty-one keys", Keys(keys: (0..<21).map { "k\($0)" }), MPUserInfoEncoder(), true),
             ("interleaved", Interleaved(), MPUserInfoEncoder(), false),
             ("super", Super(), MPUserInfoEncoder(), false),
             ("conflicting", Conflicting(), MPUserInfoEncoder(), false),
