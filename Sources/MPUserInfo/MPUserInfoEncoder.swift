@@ -124,43 +124,13 @@ struct StreamState: ~Copyable {
         let depth: Int
         let keysStart: Int
         var count = 0
-        /// The keys as strings, once there are too many to compare one by one.
         var keySet: Set<String>?
     }
     /// Open containers, innermost last.
     var open: [Open] = []
     var nextID = 1
-    /// Where the keys of the open keyed containers lie in the output (each
-    /// container's from its `keysStart`), to find a key written twice.
-    var keys: [KeyBytes] = []
-
-    /// A key's bytes in the output, and whether they are all ASCII (then
-    /// equal bytes are equal strings; otherwise strings are compared, as
-    /// Swift compares them: canonically equivalent spellings are one key).
-    struct KeyBytes {
-        let start: Int
-        let count: Int
-        let isASCII: Bool
-    }
-
-    /// The key whose bytes are at `key` in the output.
-    func string(_ key: KeyBytes) -> String {
-        let bytes = out.sink.span
-        return String(decoding: (key.start..<key.start + key.count).map { bytes[$0] }, as: UTF8.self)
-    }
-
-    /// Whether the key at `a` in the output is the string `b` (`bIsASCII`: all its bytes are).
-    func same(_ a: KeyBytes, _ b: String, bIsASCII: Bool) -> Bool {
-        guard a.isASCII && bIsASCII else { return string(a) == b }
-        guard a.count == b.utf8.count else { return false }
-        let bytes = out.sink.span
-        var position = a.start
-        for byte in b.utf8 {
-            guard bytes[position] == byte else { return false }
-            position += 1
-        }
-        return true
-    }
+    /// The keys of the open keyed containers (each from its `keysStart`), to find a key written twice.
+    var keys: [String] = []
     /// Headers over 15 members: (position, count, map or array).
     var wideHeaders: [(position: Int, count: Int, isKeyed: Bool)] = []
 
@@ -222,23 +192,16 @@ struct StreamState: ~Copyable {
     mutating func key(_ key: String, in id: Int) throws(HandToTreePath) -> Int {
         try activate(id)
         let index = open.count - 1
-        do { try out.string(key) } catch { throw handOver() }
-        // A key written twice keeps its last value in the tree path: compared with
-        // the container's keys already written (by bytes while ASCII), or through
-        // a set of them once the container holds more than sixteen.
-        let isASCII = key.utf8.allSatisfy { $0 < 0x80 }
-        if open[index].keySet == nil && open[index].count < 16 {
-            for existing in keys[open[index].keysStart...] where same(existing, key, bIsASCII: isASCII) { throw handOver() }
-            keys.append(KeyBytes(start: out.sink.count - key.utf8.count, count: key.utf8.count, isASCII: isASCII))
+        // A key written twice keeps its last value in the tree path.
+        if open[index].keySet == nil && open[index].count < 8 {
+            for existing in keys[open[index].keysStart...] where existing == key { throw handOver() }
+            keys.append(key)
         } else {
-            if open[index].keySet == nil {
-                var written = Set<String>()
-                for existing in keys[open[index].keysStart...] { written.insert(string(existing)) }
-                open[index].keySet = written
-            }
+            if open[index].keySet == nil { open[index].keySet = Set(keys[open[index].keysStart...]) }
             guard open[index].keySet!.insert(key).inserted else { throw handOver() }
         }
         open[index].count += 1
+        do { try out.string(key) } catch { throw handOver() }
         return open[index].depth + 1
     }
 
