@@ -126,7 +126,9 @@ final class KeyedStorage {
     func resolve() throws -> UserInfoValue {
         guard !pending.isEmpty else { return .dictionary(entries) }
         var dropped: [String] = []
-        for (position, value) in pending {
+        // In position order: the first failing placeholder's error, whatever the hash seed.
+        for position in pending.keys.sorted() {
+            let value = pending[position]!
             if let resolved = try value.resolve() {
                 entries.replaceValue(at: position, with: resolved)
             } else {
@@ -151,7 +153,9 @@ final class UnkeyedStorage {
     }
 
     func resolve() throws -> UserInfoValue {
-        for (position, value) in pending {
+        // In position order, as in KeyedStorage.
+        for position in pending.keys.sorted() {
+            let value = pending[position]!
             // A super encoder that encoded nothing: NSNull keeps the positions.
             elements[position] = try value.resolve() ?? .null
         }
