@@ -9,7 +9,8 @@
 # Seeds are read from Corpus/TARGET (only --merge writes there); new inputs go to
 # Fuzz/.work/TARGET, findings to Fuzz/.work/artifacts/TARGET/. Exits non-zero
 # on any finding (crash, trap, leak, timeout, out-of-memory). Each run appends
-# its CPU time and coverage to Fuzz/campaigns.tsv (FUZZ_LEDGER=0: not), which
+# its CPU time and coverage to Fuzz/campaigns.tsv (FUZZ_LEDGER=0: not; FUZZ_COMMIT
+# names the binaries' commit when FUZZ_BIN_DIR holds a build of an earlier one), which
 # Fuzz/ledger.py sums into the table of Fuzz/README.md.
 # Long runs: `-- -fork=2 -ignore_crashes=0` runs two workers (stops at the first
 # finding); `-- -jobs=4 -workers=2` runs four independent sessions, two at a time.
@@ -88,7 +89,7 @@ if [ "${FUZZ_LEDGER:-1}" != 0 ]; then
   line=$(grep -E '^#[0-9]+' "$log" | grep -E 'cov: ' | tail -1)
   cov=$(echo "$line" | sed -nE 's/.*cov: ([0-9]+).*/\1/p'); ft=$(echo "$line" | sed -nE 's/.*ft: ([0-9]+).*/\1/p')
   corp=$(echo "$line" | sed -nE 's/.*corp: ([0-9]+).*/\1/p')
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%Y-%m-%dT%H:%MZ)" "$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo -)" \
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%Y-%m-%dT%H:%MZ)" "${FUZZ_COMMIT:-$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo -)}" \
     "$target" "${cpu:-0}" "${execs:-0}" "${cov:-0}" "${ft:-0}" "${corp:-0}" "$([ "$status" = 0 ] && echo clean || echo "finding($status)")" \
     >> "$here/campaigns.tsv"
 fi
