@@ -3,6 +3,7 @@ public import UserInfo
 import ActivityContainer
 public import DocumentFormats
 import KeyedArchive
+import MPUserInfo
 public import PropertyList
 
 /// A payload that was encoded, with what the encoder noticed.
@@ -156,17 +157,10 @@ public struct PayloadCodec: Sendable {
         return DecodedPayload(payload: payload, userInfoForm: form, foundVersion: found, cost: cost)
     }
 
-    /// payloadLimits, proven from the size alone: MP bytes `count` long (written
-    /// by our writer within the same depth) cannot exceed any bound of `limits`.
-    /// Every MP value and key takes at least a byte, so the values, members,
-    /// string and data bytes are each at most `count`; each value charges the
-    /// expansion meter 8 + depth + its payload, a URL its relative string once
-    /// more, so the expanded size is at most `count` × (10 + maxDepth).
+    /// payloadLimits, proven from the size alone: MP bytes `count` long
+    /// cannot exceed any bound of `limits` (``MPUserInfoReader/withinLimits(byteCount:_:)``).
     package static func mpWithinLimits(_ count: Int, _ limits: PropertyListLimits) -> Bool {
-        guard count <= limits.maxInputBytes, count <= limits.maxObjects, count <= limits.maxCollectionCount,
-              count <= limits.maxStringBytes, count <= limits.maxDataBytes else { return false }
-        let (expanded, overflow) = count.multipliedReportingOverflow(by: 10 + limits.maxDepth)
-        return !overflow && expanded <= limits.expansionBudget(inputBytes: count)
+        MPUserInfoReader.withinLimits(byteCount: count, limits)
     }
 
     /// The userInfo's bytes in `form`.

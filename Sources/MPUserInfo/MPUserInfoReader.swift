@@ -56,6 +56,20 @@ public struct MPUserInfoReader: Sendable {
         return try decoder.read()
     }
 
+    /// True when MP bytes `byteCount` long cannot exceed any bound of `limits`
+    /// but the depth, whatever they hold (Specs/payload.md, "payloadLimits").
+    /// Every MP value and key takes at least a byte, so the values, members,
+    /// string and data bytes are each at most `byteCount`; within `maxDepth`
+    /// each value charges the expansion meter at most 8 + depth + its payload,
+    /// a URL its relative string once more, so the expanded size is at most
+    /// `byteCount` × (10 + maxDepth).
+    package static func withinLimits(byteCount count: Int, _ limits: PropertyListLimits) -> Bool {
+        guard count <= limits.maxInputBytes, count <= limits.maxObjects, count <= limits.maxCollectionCount,
+              count <= limits.maxStringBytes, count <= limits.maxDataBytes else { return false }
+        let (expanded, overflow) = count.multipliedReportingOverflow(by: 10 + limits.maxDepth)
+        return !overflow && expanded <= limits.expansionBudget(inputBytes: count)
+    }
+
     private func checkLimits(inputBytes: Int) throws(UserInfoError) {
         do {
             try limits.validate()

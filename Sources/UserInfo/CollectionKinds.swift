@@ -7,12 +7,12 @@ import Synchronization
 /// type conforms to a protocol (`as? any SetEncodable`) costs over a thousand
 /// instructions each time, and the Codable paths ask it for every value of a
 /// type that does not map directly (measured on the Handoff trip state).
-enum CollectionKinds {
-    enum Kind { case other, set, stringDictionary, array }
+package enum CollectionKinds {
+    package enum Kind { case other, set, stringDictionary, array }
 
     private static let known = Mutex<[ObjectIdentifier: Kind]>([:])
 
-    static func kind(_ type: Any.Type) -> Kind {
+    package static func kind(_ type: Any.Type) -> Kind {
         let identifier = ObjectIdentifier(type)
         if let kind = known.withLock({ $0[identifier] }) { return kind }
         let kind: Kind

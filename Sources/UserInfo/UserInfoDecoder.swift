@@ -57,27 +57,31 @@ extension Set: SetDecodable where Element: Decodable {
 /// when asked for (by an error, or by a `Decodable` reading `codingPath`).
 /// The options of one decoding, shared by reference: every decoder and
 /// container holds one pointer to them, not a copy.
-final class DecodingContext {
-    let options: UserInfoDecoder
-    init(_ options: UserInfoDecoder) { self.options = options }
+package final class DecodingContext {
+    package let options: UserInfoDecoder
+    package init(_ options: UserInfoDecoder) { self.options = options }
 }
 
-struct UserInfoDecoding: Decoder {
-    let context: DecodingContext
-    let value: UserInfoValue
-    let path: CodingPathNode
+package struct UserInfoDecoding: Decoder {
+    package let context: DecodingContext
+    package let value: UserInfoValue
+    package let path: CodingPathNode
+
+    package init(context: DecodingContext, value: UserInfoValue, path: CodingPathNode) {
+        (self.context, self.value, self.path) = (context, value, path)
+    }
 
     var options: UserInfoDecoder { context.options }
 
-    var codingPath: [any CodingKey] { path.keys }
-    var userInfo: [CodingUserInfoKey: Any] { options.userInfo }
+    package var codingPath: [any CodingKey] { path.keys }
+    package var userInfo: [CodingUserInfoKey: Any] { options.userInfo }
 
-    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+    package func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         guard case .dictionary(let dictionary) = value else { throw mismatch([String: Any].self) }
         return KeyedDecodingContainer(KeyedDecoder<Key>(decoder: self, dictionary: dictionary))
     }
 
-    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+    package func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         switch value {
         case .array(let elements): return UnkeyedDecoder(decoder: self, elements: elements)
         case .set(let set): return UnkeyedDecoder(decoder: self, elements: set.members)
@@ -85,18 +89,18 @@ struct UserInfoDecoding: Decoder {
         }
     }
 
-    func singleValueContainer() throws -> any SingleValueDecodingContainer { SingleValueDecoder(decoder: self) }
+    package func singleValueContainer() throws -> any SingleValueDecodingContainer { SingleValueDecoder(decoder: self) }
 
     func mismatch(_ type: Any.Type) -> DecodingError {
         Self.mismatch(type, value, path)
     }
 
-    static func mismatch(_ type: Any.Type, _ value: UserInfoValue, _ path: CodingPathNode) -> DecodingError {
+    package static func mismatch(_ type: Any.Type, _ value: UserInfoValue, _ path: CodingPathNode) -> DecodingError {
         .typeMismatch(type, .init(codingPath: path.keys, debugDescription: "expected \(type), found a \(value.typeName)"))
     }
 
     /// Decodes `type` from `value` at `path`, mapping the special types directly.
-    func unbox<T: Decodable>(_ value: UserInfoValue, as type: T.Type, at path: CodingPathNode) throws -> T {
+    package func unbox<T: Decodable>(_ value: UserInfoValue, as type: T.Type, at path: CodingPathNode) throws -> T {
         if type == String.self {
             guard case .string(let string) = value else { throw Self.mismatch(String.self, value, path) }
             return _identityCast(string, to: T.self)
@@ -200,7 +204,7 @@ struct UserInfoDecoding: Decoder {
 
     // The scalar reads, on a value and its path (no decoder made for a member).
 
-    static func integer<T: FixedWidthInteger>(_ type: T.Type, _ value: UserInfoValue, _ path: @autoclosure () -> CodingPathNode) throws -> T {
+    package static func integer<T: FixedWidthInteger>(_ type: T.Type, _ value: UserInfoValue, _ path: @autoclosure () -> CodingPathNode) throws -> T {
         guard case .number(.integer(let integer)) = value else { throw mismatch(type, value, path()) }
         let fitted: T?
         if let signed = integer.int64Value { fitted = T(exactly: signed) } else { fitted = integer.uint64Value.flatMap { T(exactly: $0) } }
@@ -210,22 +214,22 @@ struct UserInfoDecoding: Decoder {
         return fitted
     }
 
-    static func bool(_ value: UserInfoValue, _ path: @autoclosure () -> CodingPathNode) throws -> Bool {
+    package static func bool(_ value: UserInfoValue, _ path: @autoclosure () -> CodingPathNode) throws -> Bool {
         guard case .number(.bool(let flag)) = value else { throw mismatch(Bool.self, value, path()) }
         return flag
     }
 
-    static func string(_ value: UserInfoValue, _ path: @autoclosure () -> CodingPathNode) throws -> String {
+    package static func string(_ value: UserInfoValue, _ path: @autoclosure () -> CodingPathNode) throws -> String {
         guard case .string(let string) = value else { throw mismatch(String.self, value, path()) }
         return string
     }
 
-    static func double(_ value: UserInfoValue, _ path: @autoclosure () -> CodingPathNode) throws -> Double {
+    package static func double(_ value: UserInfoValue, _ path: @autoclosure () -> CodingPathNode) throws -> Double {
         guard case .number(let number) = value else { throw mismatch(Double.self, value, path()) }
         return try real(number, Double.self, value, path())
     }
 
-    static func float(_ value: UserInfoValue, _ path: @autoclosure () -> CodingPathNode) throws -> Float {
+    package static func float(_ value: UserInfoValue, _ path: @autoclosure () -> CodingPathNode) throws -> Float {
         let double = try double(value, path())
         guard let float = Float(exactly: double) ?? (double.isNaN ? Float.nan : nil) else {
             throw DecodingError.dataCorrupted(.init(codingPath: path().keys, debugDescription: "\(double) has no exact Float value"))

@@ -558,8 +558,8 @@ struct SingleValueContainer: SingleValueEncodingContainer {
 }
 
 /// `camelCase` → `snake_case`, as JSONEncoder converts.
-enum SnakeCase {
-    static func convert(_ key: String) -> String {
+package enum SnakeCase {
+    package static func convert(_ key: String) -> String {
         guard !key.isEmpty else { return key }
         var words: [Substring] = []
         var wordStart = key.startIndex
@@ -581,7 +581,7 @@ enum SnakeCase {
     }
 
     /// `snake_case` → `camelCase`, as JSONDecoder converts.
-    static func camel(_ key: String) -> String {
+    package static func camel(_ key: String) -> String {
         let parts = key.split(separator: "_", omittingEmptySubsequences: false)
         guard parts.count > 1, let first = parts.first else { return key }
         return String(first) + parts.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()

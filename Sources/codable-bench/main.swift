@@ -59,7 +59,7 @@ enum CodingPath: String, CaseIterable {
         case .foundationPlist: "Foundation `PropertyListEncoder`/`Decoder` (binary)"
         case .foundationJSON: "Foundation `JSONEncoder`/`Decoder`"
         case .mp: "ours: `UserInfoEncoder` + `MPUserInfoWriter` / `MPUserInfoReader` + `UserInfoDecoder`"
-        case .mpDirect: "ours: `MPUserInfoEncoder` (direct) / `MPUserInfoReader` + `UserInfoDecoder`"
+        case .mpDirect: "ours: `MPUserInfoEncoder` / `MPUserInfoDecoder` (direct)"
         case .keyed: "ours: the same through a keyed archive (binary)"
         case .payload: "ours: `PayloadCodec` (container + MP, versioning, URL translation)"
         case .floor: "the Codable floor: walking the value, keeping nothing / constants for every request"
@@ -99,8 +99,10 @@ enum CodingPath: String, CaseIterable {
             return try PropertyListDecoder().decode(type, from: data)
         case .foundationJSON:
             return try JSONDecoder().decode(type, from: data)
-        case .mp, .mpDirect:
+        case .mp:
             return try UserInfoDecoder().decode(type, from: .dictionary(try MPUserInfoReader().read(data)))
+        case .mpDirect:
+            return try MPUserInfoDecoder().decode(type, from: data)
         case .keyed:
             return try UserInfoDecoder().decode(type, from: try KeyedArchiveReader().read(data))
         case .payload:

@@ -178,6 +178,14 @@ extension RawSpan {
         }
     }
 
+    /// True when the bytes are well-formed UTF-8 (``validUTF8String`` without the copy).
+    @_spi(ByteKit) public var isValidUTF8: Bool {
+        unsafe withUnsafeBytes { raw in
+            if WordScan.firstNonASCII(raw) == nil { return true }
+            return (try? UTF8Span(validating: raw.assumingMemoryBound(to: UInt8.self).span)) != nil
+        }
+    }
+
     /// The 16 bytes as a UUID, or nil when there are not exactly 16.
     @_spi(ByteKit) public var uuid: UUID? {
         guard byteCount == 16 else { return nil }

@@ -1,0 +1,689 @@
+public import FoundationEssentials
+@_spi(ByteKit) public import PropertyList
+public import UserInfo
+
+/// Decodes a `Decodable` state straight from MP userInfo bytes, without
+/// building the `UserInfoValue` tree in between (Specs/codable.md, "Direct
+/// MP decoding").
+///
+/// Its result is the tree path's, by construction: exactly
+/// `options.decode(T.self, from: .dictionary(MPUserInfoReader(limits:).read(bytes)))`,
+/// the same value or the same error. One pass validates the bytes into a tape
+/// of nodes; input the tape does not take goes to the tree path
+/// (`directDecodeHandOver`).
+///
+/// ```swift
+/// let state = try MPUserInfoDecoder().decode(TripState.self, from: bytes)
+/// ```
+public struct MPUserInfoDecoder: Sendable {
+    /// Bounds on the input and the value read.
+    public var limits: PropertyListLimits
+    /// The strategies and `userInfo` of the decoding.
+    public var options: UserInfoDecoder
+
+    /// Creates a decoder.
+    public init(limits: PropertyListLimits = .default, options: UserInfoDecoder = UserInfoDecoder()) {
+        (self.limits, self.options) = (limits, options)
+    }
+
+    /// Decodes a value of `type` from MP userInfo bytes.
+    ///
+    /// - Throws: ``UserInfoError`` for bytes the reader refuses, `DecodingError`
+    ///   for a value that does not decode as `type`.
+    public func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
+        // directDecodeHandOver: what the tape does not take, the tree path answers.
+        guard let tape = MPTape(bytes, limits: limits) else { return try treeDecode(type, from: bytes) }
+        let context = MPDecodingContext(tape: tape, bytes: bytes, options: options)
+        return try context.unbox(0, as: type, at: .root)
+    }
+
+    /// Decodes a value of `type` from MP userInfo bytes.
+    ///
+    /// - Throws: ``UserInfoError`` or `DecodingError`, as ``decode(_:from:)-([UInt8])``.
+    public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        try decode(type, from: [UInt8](data))
+    }
+
+    /// True when the direct path reads `bytes` itself, without handing them
+    /// over to the tree path (what the tests check it does).
+    package func takesDirectly(_ bytes: [UInt8]) -> Bool { MPTape(bytes, limits: limits) != nil }
+
+    /// The tree path: the reader's value, decoded by `UserInfoDecoder` (the
+    /// reference of the direct path, and its hand-over).
+    package func treeDecode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
+        try options.decode(type, from: .dictionary(try MPUserInfoReader(limits: limits).read(bytes)))
+    }
+}
+
+// MARK: - The tape
+
+/// One value of a validated MP userInfo.
+struct MPNode {
+    enum Kind: UInt8 { case map, array, string, data, signed, unsigned, real, bool, null, uuid, date, url }
+    var kind: Kind
+    /// Where the value's bytes start (a string's, data's, UUID's or URL string's).
+    var start: Int32 = 0
+    /// The bytes' count, or a container's members (a map's entries).
+    var length: Int32 = 0
+    /// The index of the node after this value (after its members, for a container).
+    var next: Int32
+    /// An integer's, real's, date's or boolean's bits; a map's ordinal.
+    var bits: UInt64 = 0
+
+    var isContainer: Bool { kind == .map || kind == .array }
+}
+
+/// The values of an MP userInfo in the order they are written, each map's
+/// entries as key node, value node; made only from bytes the reader accepts
+/// (anything else, and what the tape leaves to the tree path, gives nil).
+struct MPTape {
+    var nodes: [MPNode] = []
+    var maps = 0
+    /// The URLs of the URL nodes (by their `bits`), parsed once when checked.
+    var urls: [URL] = []
+
+    /// Maps of up to this many entries are searched by scan (lookups and the duplicate check).
+    static let scanLimit = 16
+
+    init?(_ bytes: [UInt8], limits: PropertyListLimits) {
+        guard bytes.count <= Int(Int32.max), (try? limits.validate()) != nil, bytes.count <= limits.maxInputBytes else { return nil }
+        // The limits, charged as the reader charges them (each value and key one
+        // object and one node of the expanded size), unless the size alone proves
+        // them unreachable (payloadLimits); the depth is checked either way.
+        let charges = !MPUserInfoReader.withinLimits(byteCount: bytes.count, limits)
+        let budget = limits.expansionBudget(inputBytes: bytes.count)
+        var (objects, expanded) = (0, 0)
+        func charge(_ payload: Int, depth: Int) -> Bool {
+            objects += 1
+            expanded = ExpandedSize.add(expanded, ExpandedSize.node(depth: depth, payload: payload))
+            return objects <= limits.maxObjects && expanded <= budget
+        }
+        var input = ByteReader(bytes.span.bytes)
+        guard input.readBigEndian(UInt32.self) == 0x4D50_0305, let top = input.byte(at: 4),
+              (0x80...0x8F).contains(top) || top == 0xDE || top == 0xDF else { return nil }
+        // Every value and key takes at least a byte.
+        nodes.reserveCapacity(min(bytes.count, 4_096))
+        /// An open container: its node, the members still to read, and whether a key comes next.
+        struct Open { var node: Int; var remaining: Int; var keyNext: Bool }
+        var open: [Open] = []
+        open.reserveCapacity(8)
+        while true {
+            if let innermost = open.indices.last {
+                if open[innermost].remaining == 0 {
+                    let finished = open.removeLast().node
+                    nodes[finished].next = Int32(nodes.count)
+                    if nodes[finished].kind == .map, !keysOnce(map: finished, bytes) { return nil }
+                    if open.isEmpty { break }
+                    continue
+                }
+                if open[innermost].keyNext {
+                    // A key: an ASCII string (other keys are the tree's to compare).
+                    guard let marker = input.readByte(), let length = Self.stringLength(marker, &input),
+                          let key = input.readBytes(length), key.firstNonASCII == nil else { return nil }
+                    if charges, length > limits.maxStringBytes || !charge(length, depth: open.count) { return nil }
+                    nodes.append(MPNode(kind: .string, start: Int32(input.offset - length), length: Int32(length),
+                                        next: Int32(nodes.count + 1), bits: Self.fingerprint(key)))
+                    open[innermost].keyNext = false
+                    continue
+                }
+                open[innermost].remaining -= 1
+                open[innermost].keyNext = nodes[open[innermost].node].kind == .map
+            }
+            guard var (node, members) = Self.value(&input, next: nodes.count + 1, urls: &urls) else { return nil }
+            if charges {
+                let payload = node.kind == .data || node.kind == .string || node.kind == .uuid || node.kind == .url ? Int(node.length) : 0
+                guard charge(payload, depth: open.count), members <= limits.maxCollectionCount,
+                      node.kind == .data ? payload <= limits.maxDataBytes : payload <= limits.maxStringBytes else { return nil }
+            }
+            if node.kind == .map || node.kind == .array {
+                // depthLimitExceeded and truncated, as the reader checks them.
+                let minimumBytes = node.kind == .map ? 2 : 1
+                guard open.count < limits.maxDepth, members <= input.remaining / minimumBytes else { return nil }
+                node.length = Int32(members)
+                if node.kind == .map {
+                    node.bits = UInt64(maps)
+                    maps += 1
+                }
+                open.append(Open(node: nodes.count, remaining: members, keyNext: node.kind == .map))
+                nodes.append(node)
+            } else {
+                nodes.append(node)
+            }
+        }
+        guard input.isAtEnd else { return nil }
+    }
+
+    /// The byte length of a string with this marker, or nil when it is no string marker.
+    private static func stringLength(_ marker: UInt8, _ input: inout ByteReader) -> Int? {
+        switch marker {
+        case 0xA0...0xBF: Int(marker & 0x1F)
+        case 0xD9: input.readBigEndian(width: 1).map(Int.init)
+        case 0xDA: input.readBigEndian(width: 2).map(Int.init)
+        case 0xDB: input.readBigEndian(width: 4).map(Int.init)
+        default: nil
+        }
+    }
+
+    /// Reads one value: its node (a container's without its count) and a container's members.
+    private static func value(_ input: inout ByteReader, next: Int, urls: inout [URL]) -> (MPNode, Int)? {
+        guard let marker = input.readByte() else { return nil }
+        var node = MPNode(kind: .null, next: Int32(next))
+        var members = 0
+        switch marker {
+        case 0x00...0x7F:
+            (node.kind, node.bits) = (.signed, UInt64(marker))
+        case 0xE0...0xFF:
+            (node.kind, node.bits) = (.signed, UInt64(bitPattern: Int64(Int8(bitPattern: marker))))
+        case 0x80...0x8F:
+            (node.kind, members) = (.map, Int(marker & 0x0F))
+        case 0x90...0x9F:
+            (node.kind, members) = (.array, Int(marker & 0x0F))
+        case 0xDE, 0xDF:
+            guard let count = input.readBigEndian(width: marker == 0xDE ? 2 : 4) else { return nil }
+            (node.kind, members) = (.map, Int(count))
+        case 0xDC, 0xDD:
+            guard let count = input.readBigEndian(width: marker == 0xDC ? 2 : 4) else { return nil }
+            (node.kind, members) = (.array, Int(count))
+        case 0xA0...0xBF, 0xD9, 0xDA, 0xDB:
+            guard let length = stringLength(marker, &input), let text = input.readBytes(length), text.isValidUTF8 else { return nil }
+            (node.kind, node.start, node.length) = (.string, Int32(input.offset - length), Int32(length))
+        case 0xC0:
+            node.kind = .null
+        case 0xC2, 0xC3:
+            (node.kind, node.bits) = (.bool, marker == 0xC3 ? 1 : 0)
+        case 0xC4, 0xC5, 0xC6:
+            guard let length = input.readBigEndian(width: marker == 0xC4 ? 1 : marker == 0xC5 ? 2 : 4).map(Int.init),
+                  input.skip(length) else { return nil }
+            (node.kind, node.start, node.length) = (.data, Int32(input.offset - length), Int32(length))
+        case 0xCA:
+            guard let bits = input.readBigEndian(UInt32.self) else { return nil }
+            (node.kind, node.bits) = (.real, Double(Float(bitPattern: bits)).bitPattern)
+        case 0xCB:
+            guard let bits = input.readBigEndian(UInt64.self) else { return nil }
+            (node.kind, node.bits) = (.real, bits)
+        case 0xCC, 0xCD, 0xCE, 0xCF:
+            guard let value = input.readBigEndian(width: 1 << Int(marker - 0xCC)) else { return nil }
+            (node.kind, node.bits) = (.unsigned, value)
+        case 0xD0, 0xD1, 0xD2, 0xD3:
+            let width = 1 << Int(marker - 0xD0)
+            guard let raw = input.readBigEndian(width: width) else { return nil }
+            let shift = UInt64(64 - 8 * width)
+            (node.kind, node.bits) = (.signed, UInt64(bitPattern: Int64(bitPattern: raw << shift) >> Int64(shift)))
+        case 0xD8:
+            guard input.readByte() == 1, input.skip(16) else { return nil }
+            (node.kind, node.start, node.length) = (.uuid, Int32(input.offset - 16), 16)
+        case 0xD7:
+            guard input.readByte() == 3, let bits = input.readLittleEndian(UInt64.self),
+                  PropertyListValue.isValidDate(Double(bitPattern: bits)) else { return nil }
+            (node.kind, node.bits) = (.date, bits)
+        case 0xC7:
+            // A URL without a base; sets and URLs with a base are the tree's.
+            guard input.readByte() == 5, input.readByte() == 0, let stringMarker = input.readByte(),
+                  let length = stringLength(stringMarker, &input), let text = input.readBytes(length),
+                  let relative = text.validUTF8String, let url = UserInfoURL(relative: relative).validURL else { return nil }
+            (node.kind, node.start, node.length, node.bits) = (.url, Int32(input.offset - length), Int32(length), UInt64(urls.count))
+            urls.append(url)
+        default:
+            return nil
+        }
+        return (node, members)
+    }
+
+    /// A key's length and first seven bytes: keys with different fingerprints differ.
+    private static func fingerprint(_ key: RawSpan) -> UInt64 {
+        var print = UInt64(key.byteCount) << 56
+        for offset in 0..<min(key.byteCount, 7) {
+            print |= UInt64(key.byte(at: offset)) << (8 * offset)
+        }
+        return print
+    }
+
+    /// The bytes of node `index`.
+    private func range(_ index: Int) -> Range<Int> {
+        Int(nodes[index].start)..<Int(nodes[index].start + nodes[index].length)
+    }
+
+    /// duplicateKey: the map's keys (ASCII) are each there once.
+    private func keysOnce(map: Int, _ input: [UInt8]) -> Bool {
+        let count = Int(nodes[map].length), end = Int(nodes[map].next)
+        let all = input.span.bytes
+        if count <= Self.scanLimit {
+            var key = map + 1
+            while key < end {
+                var other = Int(nodes[key + 1].next)
+                while other < end {
+                    if nodes[other].bits == nodes[key].bits, all.extracting(range(key)).sameBytes(as: all.extracting(range(other))) { return false }
+                    other = Int(nodes[other + 1].next)
+                }
+                key = Int(nodes[key + 1].next)
+            }
+            return true
+        }
+        var seen = Set<String>(minimumCapacity: count)
+        var key = map + 1
+        while key < end {
+            guard let text = all.extracting(range(key)).validUTF8String, seen.insert(text).inserted else { return false }
+            key = Int(nodes[key + 1].next)
+        }
+        return true
+    }
+}
+
+// MARK: - Decoding over the tape
+
+/// One decoding over a tape: the nodes, the bytes they point into, the tree
+/// decoder's options, and per map where its next lookup starts.
+final class MPDecodingContext {
+    let nodes: [MPNode]
+    let urls: [URL]
+    let bytes: [UInt8]
+    /// The tree decoder's context: its scalars are decoded by its own code.
+    let tree: DecodingContext
+    /// Per map ordinal, the key node its next lookup tries first (0: its first key).
+    /// (Never accessed while another access is open: no dynamic exclusivity check.)
+    @exclusivity(unchecked) private var hints: [Int32]
+    /// Per large map (by node), its keys' value nodes, built on its first miss.
+    @exclusivity(unchecked) private var indexes: [Int: [String: Int]] = [:]
+
+    init(tape: MPTape, bytes: [UInt8], options: UserInfoDecoder) {
+        (nodes, urls) = (tape.nodes, tape.urls)
+        self.bytes = bytes
+        tree = DecodingContext(options)
+        hints = Array(repeating: 0, count: tape.maps)
+    }
+
+    var options: UserInfoDecoder { tree.options }
+
+    // MARK: Values
+
+    /// The node's bytes as a string (validated by the tape).
+    func string(_ index: Int) -> String {
+        let node = nodes[index], all = bytes
+        return all.span.bytes.extracting(Int(node.start)..<Int(node.start + node.length)).validUTF8String!
+    }
+
+    /// True when key node `index` holds `name`'s UTF-8.
+    private func keyMatches(_ index: Int, _ name: String, utf8Count: Int) -> Bool {
+        let node = nodes[index], all = bytes
+        guard Int(node.length) == utf8Count else { return false }
+        return all.span.bytes.extracting(Int(node.start)..<Int(node.start + node.length)).sameBytes(asUTF8Of: name)
+    }
+
+    /// The node's value for the tree decoder: a scalar as the reader makes it,
+    /// an empty container of the node's kind (for the tree's errors, which name only the kind).
+    func scalar(_ index: Int) -> UserInfoValue {
+        let node = nodes[index], all = bytes
+        switch node.kind {
+        case .map: return .dictionary([:])
+        case .array: return .array([])
+        case .string: return .string(string(index))
+        case .data: return .data(all.span.bytes.extracting(Int(node.start)..<Int(node.start + node.length)).data)
+        case .signed: return .number(.integer(PropertyListInteger(Int64(bitPattern: node.bits))))
+        case .unsigned: return .number(.integer(PropertyListInteger(node.bits)))
+        case .real: return .number(.real(Double(bitPattern: node.bits)))
+        case .bool: return .number(.bool(node.bits != 0))
+        case .null: return .null
+        case .uuid: return .uuid(all.span.bytes.extracting(Int(node.start)..<Int(node.start) + 16).uuid!)
+        case .date: return .date(Date(timeIntervalSinceReferenceDate: Double(bitPattern: node.bits)))
+        case .url: return .url(UserInfoURL(relative: string(index)))
+        }
+    }
+
+    /// The tree decoder of a node's scalar (or of its placeholder).
+    func treeDecoder(_ index: Int, _ path: CodingPathNode) -> UserInfoDecoding {
+        UserInfoDecoding(context: tree, value: scalar(index), path: path)
+    }
+
+    // MARK: Maps
+
+    /// The key nodes of a map, in order.
+    func keys(of map: Int) -> [String] {
+        var keys: [String] = []
+        keys.reserveCapacity(Int(nodes[map].length))
+        var key = map + 1
+        while key < Int(nodes[map].next) {
+            keys.append(string(key))
+            key = Int(nodes[key + 1].next)
+        }
+        return keys
+    }
+
+    /// The value node under `name` in `map`, or nil. States read their keys in
+    /// the order they wrote them, so the key after the last one found is tried
+    /// first; then a scan (up to ``MPTape/scanLimit`` keys) or the map's index.
+    func lookup(_ name: String, in map: Int) -> Int? {
+        let node = nodes[map]
+        guard node.length > 0 else { return nil }
+        let ordinal = Int(node.bits), first = map + 1, end = Int(node.next)
+        let hint = hints[ordinal] == 0 ? first : Int(hints[ordinal])
+        let utf8Count = name.utf8.count
+        func found(_ key: Int) -> Int {
+            let following = Int(nodes[key + 1].next)
+            hints[ordinal] = following < end ? Int32(following) : 0
+            return key + 1
+        }
+        if keyMatches(hint, name, utf8Count: utf8Count) { return found(hint) }
+        guard Int(node.length) <= MPTape.scanLimit else {
+            if indexes[map] == nil {
+                var index: [String: Int] = Dictionary(minimumCapacity: Int(node.length))
+                var key = first
+                while key < end {
+                    index[string(key)] = key + 1
+                    key = Int(nodes[key + 1].next)
+                }
+                indexes[map] = index
+            }
+            return indexes[map]![name]
+        }
+        var key = first
+        while key < end {
+            if key != hint, keyMatches(key, name, utf8Count: utf8Count) { return found(key) }
+            key = Int(nodes[key + 1].next)
+        }
+        // A name that is not ASCII may still be canonically equivalent to an ASCII key.
+        guard name.utf8.contains(where: { $0 >= 0x80 }) else { return nil }
+        key = first
+        while key < end {
+            if string(key) == name { return found(key) }
+            key = Int(nodes[key + 1].next)
+        }
+        return nil
+    }
+
+    // MARK: Unboxing
+
+    /// Decodes `type` from node `index`, mapping as `UserInfoDecoding.unbox` maps.
+    func unbox<T: Decodable>(_ index: Int, as type: T.Type, at path: CodingPathNode) throws -> T {
+        let kind = nodes[index].kind
+        // A URL, parsed once when the tape checked it (as the tree's `UserInfoURL.url` parses it).
+        if kind == .url, type == URL.self { return _identityCast(urls[Int(nodes[index].bits)], to: T.self) }
+        guard kind == .map || kind == .array else {
+            let decoder = treeDecoder(index, path)
+            return try decoder.unbox(decoder.value, as: type, at: path)
+        }
+        // The types the tree decoder maps itself refuse a container (with its errors).
+        if type == String.self || type == Bool.self || type == Int.self || type == Int64.self || type == Double.self
+            || type == Date.self || type == Data.self || type == UUID.self || type == URL.self {
+            let decoder = treeDecoder(index, path)
+            return try decoder.unbox(decoder.value, as: type, at: path)
+        }
+        switch CollectionKinds.kind(type) {
+        case .other:
+            break
+        case .array:
+            if let arrayType = type as? any MPArrayDecodable.Type {
+                guard kind == .array else { throw UserInfoDecoding.mismatch([Any].self, scalar(index), path) }
+                return try arrayType.decodeElements(of: index, in: self, at: path) as! T
+            }
+        case .set:
+            // The tape holds no set: the tree path reads them.
+            throw UserInfoDecoding.mismatch(type, scalar(index), path)
+        case .stringDictionary:
+            if options.keyDecodingStrategy == .useDefaultKeys, let dictionaryType = type as? any MPStringDictionaryDecodable.Type {
+                guard kind == .map else { throw UserInfoDecoding.mismatch([String: Any].self, scalar(index), path) }
+                return try dictionaryType.decodeEntries(of: index, in: self, at: path) as! T
+            }
+        }
+        return try T(from: MPDecoding(context: self, node: index, path: path))
+    }
+}
+
+/// Marks `[V]`, read element by element from an array node.
+protocol MPArrayDecodable {
+    static func decodeElements(of array: Int, in context: MPDecodingContext, at path: CodingPathNode) throws -> Self
+}
+
+extension Array: MPArrayDecodable where Element: Decodable {
+    static func decodeElements(of array: Int, in context: MPDecodingContext, at path: CodingPathNode) throws -> [Element] {
+        let count = Int(context.nodes[array].length)
+        var result: [Element] = []
+        result.reserveCapacity(count)
+        var element = array + 1
+        for position in 0..<count {
+            result.append(try context.unbox(element, as: Element.self, at: path.appending(AnyCodingKey(position))))
+            element = Int(context.nodes[element].next)
+        }
+        return result
+    }
+}
+
+/// Marks `[String: V]`, read entry by entry from a map node.
+protocol MPStringDictionaryDecodable {
+    static func decodeEntries(of map: Int, in context: MPDecodingContext, at path: CodingPathNode) throws -> Self
+}
+
+extension Dictionary: MPStringDictionaryDecodable where Key == String, Value: Decodable {
+    static func decodeEntries(of map: Int, in context: MPDecodingContext, at path: CodingPathNode) throws -> [String: Value] {
+        let count = Int(context.nodes[map].length)
+        var result: [String: Value] = Dictionary(minimumCapacity: count)
+        var key = map + 1
+        for _ in 0..<count {
+            let name = context.string(key)
+            result[name] = try context.unbox(key + 1, as: Value.self, at: path.appending(AnyCodingKey(dictionaryKey: name)))
+            key = Int(context.nodes[key + 1].next)
+        }
+        return result
+    }
+}
+
+/// The decoder of one node: a map's or array's containers over the tape;
+/// a scalar's, the tree decoder's own.
+struct MPDecoding: Decoder {
+    let context: MPDecodingContext
+    let node: Int
+    let path: CodingPathNode
+
+    var codingPath: [any CodingKey] { path.keys }
+    var userInfo: [CodingUserInfoKey: Any] { context.options.userInfo }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        guard context.nodes[node].kind == .map else { return try context.treeDecoder(node, path).container(keyedBy: type) }
+        return KeyedDecodingContainer(MPKeyedDecoder<Key>(context: context, map: node, path: path))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        guard context.nodes[node].kind == .array else { return try context.treeDecoder(node, path).unkeyedContainer() }
+        return MPUnkeyedDecoder(context: context, array: node, path: path)
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        guard context.nodes[node].isContainer else { return try context.treeDecoder(node, path).singleValueContainer() }
+        return MPContainerValueDecoder(decoding: self)
+    }
+}
+
+struct MPKeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let context: MPDecodingContext
+    let map: Int
+    let path: CodingPathNode
+
+    var codingPath: [any CodingKey] { path.keys }
+
+    private func name(_ key: some CodingKey) -> String {
+        switch context.options.keyDecodingStrategy {
+        case .useDefaultKeys: return key.stringValue
+        case .convertToSnakeCase: return SnakeCase.convert(key.stringValue)
+        }
+    }
+
+    var allKeys: [Key] {
+        context.keys(of: map).compactMap { key in
+            switch context.options.keyDecodingStrategy {
+            case .useDefaultKeys: return Key(stringValue: key)
+            case .convertToSnakeCase: return Key(stringValue: SnakeCase.camel(key))
+            }
+        }
+    }
+
+    func contains(_ key: Key) -> Bool { context.lookup(name(key), in: map) != nil }
+
+    /// The value node under `key`, or `keyNotFound`.
+    private func member(_ key: some CodingKey) throws -> Int {
+        guard let value = context.lookup(name(key), in: map) else {
+            throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "no value for \"\(name(key))\""))
+        }
+        return value
+    }
+
+    private func scalar(_ key: Key) throws -> UserInfoValue { context.scalar(try member(key)) }
+    private func child(_ key: some CodingKey) throws -> MPDecoding {
+        MPDecoding(context: context, node: try member(key), path: path.appending(key))
+    }
+    private func integer<T: FixedWidthInteger>(_ type: T.Type, _ key: Key) throws -> T {
+        try UserInfoDecoding.integer(type, try scalar(key), path.appending(key))
+    }
+
+    func decodeNil(forKey key: Key) throws -> Bool { context.nodes[try member(key)].kind == .null }
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try UserInfoDecoding.bool(try scalar(key), path.appending(key)) }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String { try UserInfoDecoding.string(try scalar(key), path.appending(key)) }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try UserInfoDecoding.double(try scalar(key), path.appending(key)) }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try UserInfoDecoding.float(try scalar(key), path.appending(key)) }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try integer(type, key) }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try integer(type, key) }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try integer(type, key) }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try integer(type, key) }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try integer(type, key) }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try integer(type, key) }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try integer(type, key) }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try integer(type, key) }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try integer(type, key) }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try integer(type, key) }
+    func decode(_ type: Int128.Type, forKey key: Key) throws -> Int128 { try integer(type, key) }
+    func decode(_ type: UInt128.Type, forKey key: Key) throws -> UInt128 { try integer(type, key) }
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        try context.unbox(try member(key), as: type, at: path.appending(key))
+    }
+
+    /// Optionals: nil for a missing key or NSNull, found with one lookup.
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        guard let value = context.lookup(name(key), in: map), context.nodes[value].kind != .null else { return nil }
+        return try context.unbox(value, as: type, at: path.appending(key))
+    }
+
+    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
+        try child(key).container(keyedBy: type)
+    }
+
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer { try child(key).unkeyedContainer() }
+    /// The super decoder under the key "super", whether or not `Key` has such a case.
+    func superDecoder() throws -> any Decoder { try child(AnyCodingKey("super")) }
+    func superDecoder(forKey key: Key) throws -> any Decoder { try child(key) }
+}
+
+struct MPUnkeyedDecoder: UnkeyedDecodingContainer {
+    let context: MPDecodingContext
+    let path: CodingPathNode
+    let count: Int?
+    private(set) var currentIndex = 0
+    /// The node of the element at `currentIndex`.
+    private var element: Int
+
+    init(context: MPDecodingContext, array: Int, path: CodingPathNode) {
+        (self.context, self.path) = (context, path)
+        count = Int(context.nodes[array].length)
+        element = array + 1
+    }
+
+    var codingPath: [any CodingKey] { path.keys }
+    var isAtEnd: Bool { currentIndex >= count! }
+
+    private var currentPath: CodingPathNode { path.appending(AnyCodingKey(currentIndex)) }
+
+    /// The next element's node, or `valueNotFound` past the end.
+    private func nextNode() throws -> Int {
+        guard !isAtEnd else {
+            throw DecodingError.valueNotFound(Any.self, .init(codingPath: currentPath.keys, debugDescription: "no more elements"))
+        }
+        return element
+    }
+
+    private mutating func advance() {
+        currentIndex += 1
+        element = Int(context.nodes[element].next)
+    }
+
+    /// Reads the next element's scalar with `read` (given it and its path), then moves past it.
+    private mutating func next<T>(_ read: (UserInfoValue, @autoclosure () -> CodingPathNode) throws -> T) throws -> T {
+        let result = try read(context.scalar(try nextNode()), currentPath)
+        advance()
+        return result
+    }
+
+    private mutating func nextDecoder() throws -> MPDecoding {
+        let decoder = MPDecoding(context: context, node: try nextNode(), path: currentPath)
+        advance()
+        return decoder
+    }
+
+    private mutating func integer<T: FixedWidthInteger>(_ type: T.Type) throws -> T {
+        try next { value, path in try UserInfoDecoding.integer(type, value, path()) }
+    }
+
+    mutating func decodeNil() throws -> Bool {
+        guard !isAtEnd, context.nodes[element].kind == .null else { return false }
+        advance()
+        return true
+    }
+
+    mutating func decode(_ type: Bool.Type) throws -> Bool { try next { try UserInfoDecoding.bool($0, $1()) } }
+    mutating func decode(_ type: String.Type) throws -> String { try next { try UserInfoDecoding.string($0, $1()) } }
+    mutating func decode(_ type: Double.Type) throws -> Double { try next { try UserInfoDecoding.double($0, $1()) } }
+    mutating func decode(_ type: Float.Type) throws -> Float { try next { try UserInfoDecoding.float($0, $1()) } }
+    mutating func decode(_ type: Int.Type) throws -> Int { try integer(type) }
+    mutating func decode(_ type: Int8.Type) throws -> Int8 { try integer(type) }
+    mutating func decode(_ type: Int16.Type) throws -> Int16 { try integer(type) }
+    mutating func decode(_ type: Int32.Type) throws -> Int32 { try integer(type) }
+    mutating func decode(_ type: Int64.Type) throws -> Int64 { try integer(type) }
+    mutating func decode(_ type: UInt.Type) throws -> UInt { try integer(type) }
+    mutating func decode(_ type: UInt8.Type) throws -> UInt8 { try integer(type) }
+    mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try integer(type) }
+    mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try integer(type) }
+    mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try integer(type) }
+    mutating func decode(_ type: Int128.Type) throws -> Int128 { try integer(type) }
+    mutating func decode(_ type: UInt128.Type) throws -> UInt128 { try integer(type) }
+    mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        let result = try context.unbox(try nextNode(), as: type, at: currentPath)
+        advance()
+        return result
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+        try nextDecoder().container(keyedBy: type)
+    }
+
+    mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer { try nextDecoder().unkeyedContainer() }
+    mutating func superDecoder() throws -> any Decoder { try nextDecoder() }
+}
+
+/// The single value of a map or array node: the scalar types refuse it with
+/// the tree decoder's errors; any other type is read from the node.
+struct MPContainerValueDecoder: SingleValueDecodingContainer {
+    let decoding: MPDecoding
+    var codingPath: [any CodingKey] { decoding.codingPath }
+
+    /// The tree's container for the node's placeholder, which refuses every scalar type.
+    private func refusing() throws -> any SingleValueDecodingContainer {
+        try decoding.context.treeDecoder(decoding.node, decoding.path).singleValueContainer()
+    }
+
+    func decodeNil() -> Bool { false }
+    func decode(_ type: Bool.Type) throws -> Bool { try refusing().decode(type) }
+    func decode(_ type: String.Type) throws -> String { try refusing().decode(type) }
+    func decode(_ type: Double.Type) throws -> Double { try refusing().decode(type) }
+    func decode(_ type: Float.Type) throws -> Float { try refusing().decode(type) }
+    func decode(_ type: Int.Type) throws -> Int { try refusing().decode(type) }
+    func decode(_ type: Int8.Type) throws -> Int8 { try refusing().decode(type) }
+    func decode(_ type: Int16.Type) throws -> Int16 { try refusing().decode(type) }
+    func decode(_ type: Int32.Type) throws -> Int32 { try refusing().decode(type) }
+    func decode(_ type: Int64.Type) throws -> Int64 { try refusing().decode(type) }
+    func decode(_ type: UInt.Type) throws -> UInt { try refusing().decode(type) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try refusing().decode(type) }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try refusing().decode(type) }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try refusing().decode(type) }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try refusing().decode(type) }
+    func decode(_ type: Int128.Type) throws -> Int128 { try refusing().decode(type) }
+    func decode(_ type: UInt128.Type) throws -> UInt128 { try refusing().decode(type) }
+    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        try decoding.context.unbox(decoding.node, as: type, at: decoding.path)
+    }
+}
