@@ -104,51 +104,59 @@ struct MPTape {
         // Every value and key takes at least a byte.
         nodes.reserveCapacity(min(bytes.count, 4_096))
         /// An open container: its node, the members still to read, and whether a key comes next.
-        struct Open { var node: Int; var remaining: Int; var keyNext: Bool }
-        var open: [Open] = []
-        open.reserveCapacity(8)
+        struct Open { var node: Int; var remaining: Int; var isMap: Bool; var keyNext: Bool }
+        // The innermost container in `innermost`, the others in `enclosing`
+        // (the innermost is read and changed for every value: kept out of the array).
+        var innermost = Open(node: -1, remaining: 1, isMap: false, keyNext: false)
+        var enclosing: [Open] = []
+        enclosing.reserveCapacity(8)
+        /// The containers open: the depth of the next value.
+        var depth = 0
         while true {
-            if let innermost = open.indices.last {
-                if open[innermost].remaining == 0 {
-                    let finished = open.removeLast().node
-                    nodes[finished].next = Int32(nodes.count)
-                    if nodes[finished].kind == .map, !keysOnce(map: finished, bytes) { return nil }
-                    if open.isEmpty { break }
-                    continue
-                }
-                if open[innermost].keyNext {
-                    // A key: an ASCII string (other keys are the tree's to compare).
-                    guard let marker = input.readByte(), let length = Self.stringLength(marker, &input),
-                          let key = input.readBytes(length), key.firstNonASCII == nil else { return nil }
-                    if charges, length > limits.maxStringBytes || !charge(length, depth: open.count) { return nil }
-                    nodes.append(MPNode(kind: .string, start: Int32(input.offset - length), length: Int32(length),
-                                        next: Int32(nodes.count + 1), bits: Self.fingerprint(key)))
-                    open[innermost].keyNext = false
-                    continue
-                }
-                open[innermost].remaining -= 1
-                open[innermost].keyNext = nodes[open[innermost].node].kind == .map
+            if innermost.remaining == 0 {
+                let finished = innermost.node
+                nodes[finished].next = Int32(nodes.count)
+                if innermost.isMap, !keysOnce(map: finished, bytes) { return nil }
+                depth -= 1
+                guard let outer = enclosing.popLast(), depth > 0 else { break }
+                innermost = outer
+                continue
             }
+            if innermost.keyNext {
+                // A key: an ASCII string (other keys are the tree's to compare).
+                guard let marker = input.readByte(), let length = Self.stringLength(marker, &input),
+                      let key = input.readBytes(length), key.firstNonASCII == nil else { return nil }
+                if charges, length > limits.maxStringBytes || !charge(length, depth: depth) { return nil }
+                nodes.append(MPNode(kind: .string, start: Int32(input.offset - length), length: Int32(length),
+                                    next: Int32(nodes.count + 1), bits: Self.fingerprint(key)))
+                innermost.keyNext = false
+                continue
+            }
+            innermost.remaining -= 1
+            innermost.keyNext = innermost.isMap
             guard var (node, members) = Self.value(&input, next: nodes.count + 1, urls: &urls) else { return nil }
             if charges {
                 let payload = node.kind == .data || node.kind == .string || node.kind == .uuid || node.kind == .url ? Int(node.length) : 0
-                guard charge(payload, depth: open.count), members <= limits.maxCollectionCount,
+                guard charge(payload, depth: depth), members <= limits.maxCollectionCount,
                       node.kind == .data ? payload <= limits.maxDataBytes : payload <= limits.maxStringBytes else { return nil }
             }
-            if node.kind == .map || node.kind == .array {
-                // depthLimitExceeded and truncated, as the reader checks them.
-                let minimumBytes = node.kind == .map ? 2 : 1
-                guard open.count < limits.maxDepth, members <= input.remaining / minimumBytes else { return nil }
-                node.length = Int32(members)
-                if node.kind == .map {
-                    node.bits = UInt64(maps)
-                    maps += 1
-                }
-                open.append(Open(node: nodes.count, remaining: members, keyNext: node.kind == .map))
+            guard node.kind == .map || node.kind == .array else {
                 nodes.append(node)
-            } else {
-                nodes.append(node)
+                continue
             }
+            // depthLimitExceeded and truncated, as the reader checks them.
+            let isMap = node.kind == .map
+            guard depth < limits.maxDepth, members <= input.remaining / (isMap ? 2 : 1) else { return nil }
+            node.length = Int32(members)
+            if isMap {
+                node.bits = UInt64(maps)
+                maps += 1
+            }
+            // The top value's frame is a placeholder for one value: not kept.
+            if depth > 0 { enclosing.append(innermost) }
+            innermost = Open(node: nodes.count, remaining: members, isMap: isMap, keyNext: isMap)
+            nodes.append(node)
+            depth += 1
         }
         guard input.isAtEnd else { return nil }
     }
@@ -327,6 +335,33 @@ final class MPDecodingContext {
         case .date: return .date(Date(timeIntervalSinceReferenceDate: Double(bitPattern: node.bits)))
         case .url: return .url(UserInfoURL(relative: string(index)))
         }
+    }
+
+    // The scalars most states hold, read from the node; anything else (and
+    // every error) from the node's value, by the tree decoder's own code.
+
+    func bool(_ index: Int, _ path: @autoclosure () -> CodingPathNode) throws -> Bool {
+        if nodes[index].kind == .bool { return nodes[index].bits != 0 }
+        return try UserInfoDecoding.bool(scalar(index), path())
+    }
+
+    func integer<T: FixedWidthInteger>(_ type: T.Type, _ index: Int, _ path: @autoclosure () -> CodingPathNode) throws -> T {
+        if nodes[index].kind == .signed, let value = T(exactly: Int64(bitPattern: nodes[index].bits)) { return value }
+        return try UserInfoDecoding.integer(type, scalar(index), path())
+    }
+
+    func double(_ index: Int, _ path: @autoclosure () -> CodingPathNode) throws -> Double {
+        if nodes[index].kind == .real { return Double(bitPattern: nodes[index].bits) }
+        return try UserInfoDecoding.double(scalar(index), path())
+    }
+
+    func string(_ index: Int, _ path: @autoclosure () -> CodingPathNode) throws -> String {
+        if nodes[index].kind == .string { return string(index) }
+        return try UserInfoDecoding.string(scalar(index), path())
+    }
+
+    func float(_ index: Int, _ path: @autoclosure () -> CodingPathNode) throws -> Float {
+        try UserInfoDecoding.float(scalar(index), path())
     }
 
     /// The tree decoder of a node's scalar (or of its placeholder).
@@ -525,19 +560,18 @@ struct MPKeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
         return value
     }
 
-    private func scalar(_ key: Key) throws -> UserInfoValue { context.scalar(try member(key)) }
     private func child(_ key: some CodingKey) throws -> MPDecoding {
         MPDecoding(context: context, node: try member(key), path: path.appending(key))
     }
     private func integer<T: FixedWidthInteger>(_ type: T.Type, _ key: Key) throws -> T {
-        try UserInfoDecoding.integer(type, try scalar(key), path.appending(key))
+        try context.integer(type, try member(key), path.appending(key))
     }
 
     func decodeNil(forKey key: Key) throws -> Bool { context.nodes[try member(key)].kind == .null }
-    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try UserInfoDecoding.bool(try scalar(key), path.appending(key)) }
-    func decode(_ type: String.Type, forKey key: Key) throws -> String { try UserInfoDecoding.string(try scalar(key), path.appending(key)) }
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try UserInfoDecoding.double(try scalar(key), path.appending(key)) }
-    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try UserInfoDecoding.float(try scalar(key), path.appending(key)) }
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try context.bool(try member(key), path.appending(key)) }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String { try context.string(try member(key), path.appending(key)) }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try context.double(try member(key), path.appending(key)) }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try context.float(try member(key), path.appending(key)) }
     func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try integer(type, key) }
     func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try integer(type, key) }
     func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try integer(type, key) }
@@ -602,9 +636,9 @@ struct MPUnkeyedDecoder: UnkeyedDecodingContainer {
         element = Int(context.nodes[element].next)
     }
 
-    /// Reads the next element's scalar with `read` (given it and its path), then moves past it.
-    private mutating func next<T>(_ read: (UserInfoValue, @autoclosure () -> CodingPathNode) throws -> T) throws -> T {
-        let result = try read(context.scalar(try nextNode()), currentPath)
+    /// Reads the next element with `read` (given its node and its path), then moves past it.
+    private mutating func next<T>(_ read: (Int, @autoclosure () -> CodingPathNode) throws -> T) throws -> T {
+        let result = try read(try nextNode(), currentPath)
         advance()
         return result
     }
@@ -616,7 +650,8 @@ struct MPUnkeyedDecoder: UnkeyedDecodingContainer {
     }
 
     private mutating func integer<T: FixedWidthInteger>(_ type: T.Type) throws -> T {
-        try next { value, path in try UserInfoDecoding.integer(type, value, path()) }
+        let context = self.context
+        return try next { node, path in try context.integer(type, node, path()) }
     }
 
     mutating func decodeNil() throws -> Bool {
@@ -625,10 +660,10 @@ struct MPUnkeyedDecoder: UnkeyedDecodingContainer {
         return true
     }
 
-    mutating func decode(_ type: Bool.Type) throws -> Bool { try next { try UserInfoDecoding.bool($0, $1()) } }
-    mutating func decode(_ type: String.Type) throws -> String { try next { try UserInfoDecoding.string($0, $1()) } }
-    mutating func decode(_ type: Double.Type) throws -> Double { try next { try UserInfoDecoding.double($0, $1()) } }
-    mutating func decode(_ type: Float.Type) throws -> Float { try next { try UserInfoDecoding.float($0, $1()) } }
+    mutating func decode(_ type: Bool.Type) throws -> Bool { let context = self.context; return try next { try context.bool($0, $1()) } }
+    mutating func decode(_ type: String.Type) throws -> String { let context = self.context; return try next { try context.string($0, $1()) } }
+    mutating func decode(_ type: Double.Type) throws -> Double { let context = self.context; return try next { try context.double($0, $1()) } }
+    mutating func decode(_ type: Float.Type) throws -> Float { let context = self.context; return try next { try context.float($0, $1()) } }
     mutating func decode(_ type: Int.Type) throws -> Int { try integer(type) }
     mutating func decode(_ type: Int8.Type) throws -> Int8 { try integer(type) }
     mutating func decode(_ type: Int16.Type) throws -> Int16 { try integer(type) }
