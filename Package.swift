@@ -237,7 +237,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MPUserInfoTests",
-            dependencies: ["MPUserInfo", "KeyedArchive", "UserInfo", "TypedJSON", "PropertyList", "TestSupport",
+            dependencies: ["MPUserInfo", "KeyedArchive", "UserInfo", "TypedJSON", "PropertyList", "TestSupport", "FuzzChecks",
                            .product(name: "PropertyBased", package: "swift-property-based")],
             swiftSettings: strictSettings
         ),

@@ -90,6 +90,7 @@ func typedJSON(_ value: UserInfoValue, pretty: Bool = false, _ entryPoint: FuzzE
         case .payloadDecode:
             try PayloadRoundTrip(options: options).check(document)
         case .mpDecode:
+            try DirectDecodeOracle(limits: limits).check([UInt8](document))
             guard let userInfo = try? MPUserInfoReader(limits: limits).read(document) else { return }
             let size = try CostOracle(entryPoint: entryPoint).expandedSize(of: .dictionary(userInfo), budget: budget)
             try MPRoundTrip(expandedSize: size).check(userInfo)

@@ -239,8 +239,10 @@ struct MPTape {
 
     /// A key's length and first seven bytes: keys with different fingerprints differ.
     private static func fingerprint(_ key: RawSpan) -> UInt64 {
-        var print = UInt64(key.byteCount) << 56
-        for offset in 0..<min(key.byteCount, 7) {
+        let length = UInt64(key.byteCount) << 56
+        if key.byteCount >= 8 { return length | key.word(at: 0) & 0x00FF_FFFF_FFFF_FFFF }
+        var print = length
+        for offset in 0..<key.byteCount {
             print |= UInt64(key.byte(at: offset)) << (8 * offset)
         }
         return print

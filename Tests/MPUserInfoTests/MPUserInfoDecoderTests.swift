@@ -1,63 +1,11 @@
 import Foundation
+import FuzzChecks
 import MPUserInfo
 import PropertyBased
 import PropertyList
 import TestSupport
 import Testing
 import UserInfo
-
-/// Reads any userInfo value through every container kind: maps through a keyed
-/// container (every key, by `allKeys`, in reverse) at even depths and as
-/// `[String: Probe]` at odd ones, arrays through an unkeyed container or as
-/// `[Probe]`, scalars by trying each type in turn.
-indirect enum Probe: Decodable, Equatable {
-    case null, bool(Bool), integer(Int64), unsigned(UInt64), real(bits: UInt64), string(String)
-    case date(Date), data(Data), uuid(UUID), url(URL), keyed([String: Probe]), unkeyed([Probe])
-
-    init(from decoder: any Decoder) throws {
-        let even = decoder.codingPath.count % 2 == 0
-        if let keyed = try? decoder.container(keyedBy: AnyKey.self) {
-            if even {
-                var members: [String: Probe] = [:]
-                for key in keyed.allKeys.reversed() {
-                    members[key.stringValue] = try keyed.decodeNil(forKey: key) ? .null : try keyed.decode(Probe.self, forKey: key)
-                }
-                self = .keyed(members)
-            } else {
-                self = .keyed(try decoder.singleValueContainer().decode([String: Probe].self))
-            }
-            return
-        }
-        if var unkeyed = try? decoder.unkeyedContainer() {
-            if even {
-                var elements: [Probe] = []
-                while !unkeyed.isAtEnd { elements.append(try unkeyed.decodeNil() ? .null : try unkeyed.decode(Probe.self)) }
-                self = .unkeyed(elements)
-            } else {
-                self = .unkeyed(try decoder.singleValueContainer().decode([Probe].self))
-            }
-            return
-        }
-        let single = try decoder.singleValueContainer()
-        if single.decodeNil() { self = .null }
-        else if let value = try? single.decode(Bool.self) { self = .bool(value) }
-        else if let value = try? single.decode(Int64.self) { self = .integer(value) }
-        else if let value = try? single.decode(UInt64.self) { self = .unsigned(value) }
-        else if let value = try? single.decode(Double.self) { self = .real(bits: value.bitPattern) }
-        else if let value = try? single.decode(String.self) { self = .string(value) }
-        else if let value = try? single.decode(Date.self) { self = .date(value) }
-        else if let value = try? single.decode(Data.self) { self = .data(value) }
-        else if let value = try? single.decode(UUID.self) { self = .uuid(value) }
-        else { self = .url(try single.decode(URL.self)) }
-    }
-
-    struct AnyKey: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-}
 
 /// What a decoding gave: its value, or its error as text (the same error gives the same text).
 enum DecodeOutcome<T: Equatable>: Equatable, CustomStringConvertible {
@@ -114,8 +62,8 @@ struct MPUserInfoDecoderTests {
         await propertyCheck(count: 400, input: UserInfoGenerator().generator) { value in
             let userInfo: UserInfoDictionary = ["v": value, "w": [value, "x"]]
             guard let bytes = try? MPUserInfoWriter().writeBytes(userInfo) else { return }
-            Self.agree(Probe.self, bytes)
-            Self.agree([String: Probe].self, bytes)
+            Self.agree(DecodingProbe.self, bytes)
+            Self.agree([String: DecodingProbe].self, bytes)
             #expect(MPUserInfoDecoder().takesDirectly(bytes) == !Self.handsOver(.dictionary(userInfo)))
         }
     }
@@ -139,7 +87,7 @@ struct MPUserInfoDecoderTests {
         #expect(try MPUserInfoDecoder().decode(Trip.self, from: bytes) == Self.trip)
         #expect(try MPUserInfoDecoder().decode(Trip.self, from: Data(bytes)) == Self.trip)
         Self.agree(Trip.self, bytes)
-        Self.agree(Probe.self, bytes)
+        Self.agree(DecodingProbe.self, bytes)
     }
 
     @Test("mutated bytes of a state: equal values or equal errors (reader errors, type mismatches, missing keys, integers that do not fit)")
@@ -159,14 +107,14 @@ struct MPUserInfoDecoderTests {
                 if mutant.isEmpty { mutant = bytes }
             }
             Self.agree(Trip.self, mutant)
-            Self.agree(Probe.self, mutant)
+            Self.agree(DecodingProbe.self, mutant)
         }
     }
 
     struct Reversed: Decodable, Equatable {
         var values: [String: Int]
         init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: Probe.AnyKey.self)
+            let container = try decoder.container(keyedBy: DecodingProbe.AnyKey.self)
             values = [:]
             for key in container.allKeys.reversed() { values[key.stringValue] = try container.decode(Int.self, forKey: key) }
             // Keys absent, and absent under another spelling.
@@ -203,7 +151,7 @@ struct MPUserInfoDecoderTests {
         ]
         for bytes in cases {
             #expect(!MPUserInfoDecoder().takesDirectly(bytes))
-            Self.agree(Probe.self, bytes)
+            Self.agree(DecodingProbe.self, bytes)
         }
         // depthLimitExceeded within the tape's own check, and limits the size does not prove unreachable.
         let nested = mp([0x81, 0xA1, 0x61, 0x91, 0x91, 0x91, 0x91, 0x01])
@@ -211,7 +159,7 @@ struct MPUserInfoDecoderTests {
         var shallow = MPUserInfoDecoder()
         shallow.limits.maxDepth = 3
         #expect(!shallow.takesDirectly(nested))
-        #expect(DecodeOutcome { try shallow.decode(Probe.self, from: nested) } == DecodeOutcome { try shallow.treeDecode(Probe.self, from: nested) })
+        #expect(DecodeOutcome { try shallow.decode(DecodingProbe.self, from: nested) } == DecodeOutcome { try shallow.treeDecode(DecodingProbe.self, from: nested) })
         // Every limit, charged on inputs large enough to reach it (the trip's stops repeated).
         let large = try MPUserInfoEncoder().encodeBytes(["trips": Array(repeating: Self.trip, count: 40)])
         #expect(MPUserInfoDecoder().takesDirectly(large))
