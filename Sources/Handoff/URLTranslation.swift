@@ -136,7 +136,7 @@ public struct URLTranslator: Sendable {
         try map(userInfo) { (url) throws(PayloadError) in try incomingURL(url, layout, isBase: false) } ?? userInfo
     }
 
-    private func incomingURL(_ url: UserInfoURL, _ layout: ContainerLayout?, isBase: Bool) throws(PayloadError) -> UserInfoURL {
+    func incomingURL(_ url: UserInfoURL, _ layout: ContainerLayout?, isBase: Bool) throws(PayloadError) -> UserInfoURL {
         if let reference = Self.referenceBody(url.relative) {
             // invalidContainerReference: references are absolute and nothing is relative to one.
             guard url.base == nil, !isBase else {

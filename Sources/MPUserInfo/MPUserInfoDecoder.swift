@@ -33,8 +33,13 @@ public struct MPUserInfoDecoder: Sendable {
     public func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
         // directDecodeHandOver: what the tape does not take, the tree path answers.
         guard let tape = MPTape(bytes, limits: limits) else { return try treeDecode(type, from: bytes) }
-        let context = MPDecodingContext(tape: tape, bytes: bytes, options: options)
-        return try context.unbox(0, as: type, at: .root)
+        return try decode(type, from: tape)
+    }
+
+    /// Decodes a value of `type` from a tape made with this decoder's limits
+    /// (and perhaps with its URLs translated: `PayloadCodec`).
+    package func decode<T: Decodable>(_ type: T.Type, from tape: MPTape) throws -> T {
+        try MPDecodingContext(tape: tape, options: options).unbox(0, as: type, at: .root)
     }
 
     /// Decodes a value of `type` from MP userInfo bytes.
@@ -76,16 +81,24 @@ struct MPNode {
 /// The values of an MP userInfo in the order they are written, each map's
 /// entries as key node, value node; made only from bytes the reader accepts
 /// (anything else, and what the tape leaves to the tree path, gives nil).
-struct MPTape {
+package struct MPTape {
     var nodes: [MPNode] = []
     var maps = 0
-    /// The URLs of the URL nodes (by their `bits`), parsed once when checked.
-    var urls: [URL] = []
+    /// The bytes the nodes point into.
+    let bytes: [UInt8]
+    /// The URLs of the URL nodes (by their `bits`), parsed once when checked
+    /// (nil: a replaced URL that does not parse).
+    var urls: [URL?] = []
+    /// The URL nodes, in order.
+    var urlNodes: [Int32] = []
+    /// The relative strings of replaced URLs, by their `bits`.
+    var replacedURLs: [Int: String] = [:]
 
     /// Maps of up to this many entries are searched by scan (lookups and the duplicate check).
     static let scanLimit = 16
 
-    init?(_ bytes: [UInt8], limits: PropertyListLimits) {
+    package init?(_ bytes: [UInt8], limits: PropertyListLimits) {
+        self.bytes = bytes
         guard bytes.count <= Int(Int32.max), (try? limits.validate()) != nil, bytes.count <= limits.maxInputBytes else { return nil }
         // The limits, charged as the reader charges them (each value and key one
         // object and one node of the expanded size), unless the size alone proves
@@ -135,6 +148,7 @@ struct MPTape {
             innermost.remaining -= 1
             innermost.keyNext = innermost.isMap
             guard var (node, members) = Self.value(&input, next: nodes.count + 1, urls: &urls) else { return nil }
+            if node.kind == .url { urlNodes.append(Int32(nodes.count)) }
             if charges {
                 let payload = node.kind == .data || node.kind == .string || node.kind == .uuid || node.kind == .url ? Int(node.length) : 0
                 guard charge(payload, depth: depth), members <= limits.maxCollectionCount,
@@ -173,7 +187,7 @@ struct MPTape {
     }
 
     /// Reads one value: its node (a container's without its count) and a container's members.
-    private static func value(_ input: inout ByteReader, next: Int, urls: inout [URL]) -> (MPNode, Int)? {
+    private static func value(_ input: inout ByteReader, next: Int, urls: inout [URL?]) -> (MPNode, Int)? {
         guard let marker = input.readByte() else { return nil }
         var node = MPNode(kind: .null, next: Int32(next))
         var members = 0
@@ -248,6 +262,61 @@ struct MPTape {
         return print
     }
 
+    // MARK: Values
+
+    /// The node's bytes as a string (validated when the tape was made).
+    func string(_ index: Int) -> String {
+        let node = nodes[index], all = bytes
+        return all.span.bytes.extracting(Int(node.start)..<Int(node.start + node.length)).validUTF8String!
+    }
+
+    /// The node's value for the tree decoder: a scalar as the reader makes it,
+    /// an empty container of the node's kind (for the tree's errors, which name only the kind).
+    func scalar(_ index: Int) -> UserInfoValue {
+        let node = nodes[index], all = bytes
+        switch node.kind {
+        case .map: return .dictionary([:])
+        case .array: return .array([])
+        case .string: return .string(string(index))
+        case .data: return .data(all.span.bytes.extracting(Int(node.start)..<Int(node.start + node.length)).data)
+        case .signed: return .number(.integer(PropertyListInteger(Int64(bitPattern: node.bits))))
+        case .unsigned: return .number(.integer(PropertyListInteger(node.bits)))
+        case .real: return .number(.real(Double(bitPattern: node.bits)))
+        case .bool: return .number(.bool(node.bits != 0))
+        case .null: return .null
+        case .uuid: return .uuid(all.span.bytes.extracting(Int(node.start)..<Int(node.start) + 16).uuid!)
+        case .date: return .date(Date(timeIntervalSinceReferenceDate: Double(bitPattern: node.bits)))
+        case .url: return .url(UserInfoURL(relative: replacedURLs[Int(node.bits)] ?? string(index)))
+        }
+    }
+
+    /// The value under `key` in the top map (keys compared as strings), as
+    /// ``scalar(_:)`` gives it; nil when the key is absent.
+    package func topValue(forKey key: String) -> UserInfoValue? {
+        var node = 1
+        while node < Int(nodes[0].next) {
+            if string(node) == key { return scalar(node + 1) }
+            node = Int(nodes[node + 1].next)
+        }
+        return nil
+    }
+
+    /// The URLs, in order (all without a base: the tape takes no other).
+    package var urlCount: Int { urlNodes.count }
+
+    /// The `index`th URL.
+    package func url(_ index: Int) -> UserInfoURL {
+        guard case .url(let url) = scalar(Int(urlNodes[index])) else { preconditionFailure("a URL node holds a URL") }
+        return url
+    }
+
+    /// Replaces the `index`th URL (a URL translated for this device).
+    package mutating func replaceURL(_ index: Int, with url: UserInfoURL) {
+        let slot = Int(nodes[Int(urlNodes[index])].bits)
+        replacedURLs[slot] = url.relative
+        urls[slot] = url.url
+    }
+
     /// The bytes of node `index`.
     private func range(_ index: Int) -> Range<Int> {
         Int(nodes[index].start)..<Int(nodes[index].start + nodes[index].length)
@@ -284,9 +353,9 @@ struct MPTape {
 /// One decoding over a tape: the nodes, the bytes they point into, the tree
 /// decoder's options, and per map where its next lookup starts.
 final class MPDecodingContext {
+    let tape: MPTape
+    /// The tape's nodes (read for every value: held here, one load away).
     let nodes: [MPNode]
-    let urls: [URL]
-    let bytes: [UInt8]
     /// The tree decoder's context: its scalars are decoded by its own code.
     let tree: DecodingContext
     /// Per map ordinal, the key node its next lookup tries first (0: its first key).
@@ -295,9 +364,8 @@ final class MPDecodingContext {
     /// Per large map (by node), its keys' value nodes, built on its first miss.
     @exclusivity(unchecked) private var indexes: [Int: [String: Int]] = [:]
 
-    init(tape: MPTape, bytes: [UInt8], options: UserInfoDecoder) {
-        (nodes, urls) = (tape.nodes, tape.urls)
-        self.bytes = bytes
+    init(tape: MPTape, options: UserInfoDecoder) {
+        (self.tape, nodes) = (tape, tape.nodes)
         tree = DecodingContext(options)
         hints = Array(repeating: 0, count: tape.maps)
     }
@@ -306,38 +374,16 @@ final class MPDecodingContext {
 
     // MARK: Values
 
-    /// The node's bytes as a string (validated by the tape).
-    func string(_ index: Int) -> String {
-        let node = nodes[index], all = bytes
-        return all.span.bytes.extracting(Int(node.start)..<Int(node.start + node.length)).validUTF8String!
-    }
+    func string(_ index: Int) -> String { tape.string(index) }
 
     /// True when key node `index` holds `name`'s UTF-8.
     private func keyMatches(_ index: Int, _ name: String, utf8Count: Int) -> Bool {
-        let node = nodes[index], all = bytes
+        let node = nodes[index], all = tape.bytes
         guard Int(node.length) == utf8Count else { return false }
         return all.span.bytes.extracting(Int(node.start)..<Int(node.start + node.length)).sameBytes(asUTF8Of: name)
     }
 
-    /// The node's value for the tree decoder: a scalar as the reader makes it,
-    /// an empty container of the node's kind (for the tree's errors, which name only the kind).
-    func scalar(_ index: Int) -> UserInfoValue {
-        let node = nodes[index], all = bytes
-        switch node.kind {
-        case .map: return .dictionary([:])
-        case .array: return .array([])
-        case .string: return .string(string(index))
-        case .data: return .data(all.span.bytes.extracting(Int(node.start)..<Int(node.start + node.length)).data)
-        case .signed: return .number(.integer(PropertyListInteger(Int64(bitPattern: node.bits))))
-        case .unsigned: return .number(.integer(PropertyListInteger(node.bits)))
-        case .real: return .number(.real(Double(bitPattern: node.bits)))
-        case .bool: return .number(.bool(node.bits != 0))
-        case .null: return .null
-        case .uuid: return .uuid(all.span.bytes.extracting(Int(node.start)..<Int(node.start) + 16).uuid!)
-        case .date: return .date(Date(timeIntervalSinceReferenceDate: Double(bitPattern: node.bits)))
-        case .url: return .url(UserInfoURL(relative: string(index)))
-        }
-    }
+    func scalar(_ index: Int) -> UserInfoValue { tape.scalar(index) }
 
     // The scalars most states hold, read from the node; anything else (and
     // every error) from the node's value, by the tree decoder's own code.
@@ -433,7 +479,7 @@ final class MPDecodingContext {
     func unbox<T: Decodable>(_ index: Int, as type: T.Type, at path: CodingPathNode) throws -> T {
         let kind = nodes[index].kind
         // A URL, parsed once when the tape checked it (as the tree's `UserInfoURL.url` parses it).
-        if kind == .url, type == URL.self { return _identityCast(urls[Int(nodes[index].bits)], to: T.self) }
+        if kind == .url, type == URL.self, let url = tape.urls[Int(nodes[index].bits)] { return _identityCast(url, to: T.self) }
         guard kind == .map || kind == .array else {
             let decoder = treeDecoder(index, path)
             return try decoder.unbox(decoder.value, as: type, at: path)

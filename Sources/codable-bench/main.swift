@@ -106,8 +106,7 @@ enum CodingPath: String, CaseIterable {
         case .keyed:
             return try UserInfoDecoder().decode(type, from: try KeyedArchiveReader().read(data))
         case .payload:
-            let received = try Devices.phone.decode(data)
-            return try UserInfoDecoder().decode(type, from: .dictionary(received.payload.userInfo))
+            return try Devices.phone.decode(type, from: data).state
         }
     }
 }

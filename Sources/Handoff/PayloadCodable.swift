@@ -1,0 +1,89 @@
+public import FoundationEssentials
+public import UserInfo
+import ActivityContainer
+public import DocumentFormats
+import MPUserInfo
+import PropertyList
+
+/// A payload decoded straight into an app's `Decodable` state.
+public struct DecodedState<State> {
+    /// The state, decoded from the payload's userInfo (migrated, URLs translated).
+    public var state: State
+    /// The activity's own fields (type, title, web page URL, identifiers);
+    /// its `userInfo` is left empty: the userInfo is ``state``.
+    public var activity: ActivityPayload
+    /// The form the userInfo travelled in.
+    public var userInfoForm: UserInfoWireForm
+    /// The version found in userInfo before migration (nil without versioning).
+    public var foundVersion: PayloadVersion?
+}
+
+extension DecodedState: Sendable where State: Sendable {}
+
+extension PayloadCodec {
+    /// Decodes a payload and its userInfo into `State` (Specs/payload.md,
+    /// "Codable states"): exactly ``decode(_:)`` then `decoder.decode(State.self,
+    /// from: .dictionary(payload.userInfo))`, the same state or the same error.
+    ///
+    /// An MP userInfo is read straight into the state (``MPUserInfoDecoder``'s
+    /// tape), with the version checked and the URLs translated on the tape;
+    /// anything else takes the tree path (`directPayloadHandOver`).
+    ///
+    /// ```swift
+    /// let received = try PayloadCodec(layout: .iOS(...)).decode(TripState.self, from: data)
+    /// ```
+    ///
+    /// - Throws: ``PayloadError`` for the payload, `DecodingError` for a
+    ///   userInfo that does not decode as `State`.
+    public func decode<State: Decodable>(_ type: State.Type, from data: Data,
+                                         decoder: UserInfoDecoder = UserInfoDecoder()) throws -> DecodedState<State> {
+        if let direct = try directDecode(type, from: data, decoder: decoder) { return direct }
+        return try treeDecode(type, from: data, decoder: decoder)
+    }
+
+    /// The tree path: ``decode(_:)``, then `UserInfoDecoder` over its userInfo.
+    package func treeDecode<State: Decodable>(_ type: State.Type, from data: Data,
+                                              decoder: UserInfoDecoder) throws -> DecodedState<State> {
+        let decoded = try decode(data)
+        let state = try decoder.decode(type, from: .dictionary(decoded.payload.userInfo))
+        var activity = decoded.payload
+        activity.userInfo = [:]
+        return DecodedState(state: state, activity: activity, userInfoForm: decoded.userInfoForm, foundVersion: decoded.foundVersion)
+    }
+
+    /// The direct path, or nil where it hands over to the tree path
+    /// (directPayloadHandOver): a refusal anywhere before the state (the tree
+    /// path finds it again, with its own error), a userInfo that is not MP or
+    /// that the tape does not take, a migration to run, a cost report to make.
+    package func directDecode<State: Decodable>(_ type: State.Type, from data: Data,
+                                                decoder: UserInfoDecoder) throws -> DecodedState<State>? {
+        guard !reportsCostPerKeyPath, (try? validate()) != nil,
+              case .activity(let record)? = try? ActivityContainerReader(maxBytes: limits.maxInputBytes).read(data),
+              let userInfoBytes = record.userInfo, UserInfoWireForm.detect(userInfoBytes) == .mp,
+              var tape = MPTape([UInt8](userInfoBytes), limits: limits) else { return nil }
+        let activity = ActivityPayload(
+            activityType: record.activityType, title: record.title, webpageURL: record.webpageURL.map { UserInfoURL(relative: $0) },
+            userInfo: [:], teamID: record.teamID, persistentID: record.persistentID,
+            targetContentID: record.targetContentID, streamsEndpoint: record.streamsEndpoint)
+        guard (try? activity.validate()) != nil else { return nil }
+        // The version, as `PayloadVersioning.check` reads it from the userInfo:
+        // accepted as it is, or handed over (a migration runs on the tree).
+        var found: PayloadVersion?
+        if let versioning {
+            let entry: UserInfoDictionary = tape.topValue(forKey: versioning.key).map { [versioning.key: $0] } ?? [:]
+            guard let version = try? versioning.version(of: entry), version.major <= versioning.current.major,
+                  version >= versioning.current
+                    || version.major == versioning.current.major && !versioning.migrations.contains(where: { $0.from == version }) else { return nil }
+            found = version
+        }
+        // The URLs, translated in the order `URLTranslator.incoming` visits them.
+        let translator = URLTranslator(policy: policy)
+        for index in 0..<tape.urlCount {
+            let url = tape.url(index)
+            guard let translated = try? translator.incomingURL(url, layout, isBase: false) else { return nil }
+            if translated != url { tape.replaceURL(index, with: translated) }
+        }
+        let state = try MPUserInfoDecoder(limits: limits, options: decoder).decode(type, from: tape)
+        return DecodedState(state: state, activity: activity, userInfoForm: .mp, foundVersion: found)
+    }
+}
