@@ -476,10 +476,22 @@ final class MPDecodingContext {
     // MARK: Unboxing
 
     /// Decodes `type` from node `index`, mapping as `UserInfoDecoding.unbox` maps.
-    func unbox<T: Decodable>(_ index: Int, as type: T.Type, at path: CodingPathNode) throws -> T {
-        let kind = nodes[index].kind
+    /// (`path` is made only when needed: for an error, or for a container's members.)
+    func unbox<T: Decodable>(_ index: Int, as type: T.Type, at path: @autoclosure () -> CodingPathNode) throws -> T {
+        let node = nodes[index], kind = node.kind
+        // The scalars states hold most, as the tree decoder maps them (its `unbox`).
+        switch kind {
+        case .string where type == String.self: return _identityCast(string(index), to: T.self)
+        case .bool where type == Bool.self: return _identityCast(node.bits != 0, to: T.self)
+        case .real where type == Double.self: return _identityCast(Double(bitPattern: node.bits), to: T.self)
+        case .signed where type == Int.self: if let value = Int(exactly: Int64(bitPattern: node.bits)) { return _identityCast(value, to: T.self) }
+        case .date where type == Date.self && options.dateDecodingStrategy == .date:
+            return _identityCast(Date(timeIntervalSinceReferenceDate: Double(bitPattern: node.bits)), to: T.self)
         // A URL, parsed once when the tape checked it (as the tree's `UserInfoURL.url` parses it).
-        if kind == .url, type == URL.self, let url = tape.urls[Int(nodes[index].bits)] { return _identityCast(url, to: T.self) }
+        case .url where type == URL.self: if let url = tape.urls[Int(node.bits)] { return _identityCast(url, to: T.self) }
+        default: break
+        }
+        let path = path()
         guard kind == .map || kind == .array else {
             let decoder = treeDecoder(index, path)
             return try decoder.unbox(decoder.value, as: type, at: path)
