@@ -255,6 +255,24 @@ struct URLTranslationTests {
         }
     }
 
+    @Test("property: a reference the glance accepts (plainFileURL) gives the full rules' file URL, and plain names with spaces take it")
+    func plainReferences() async {
+        let layout = ContainerLayout.iOS(containers: [Self.app])
+        #expect(URLTranslator.plainFileURL(forReference: "\(Self.app)/Documents/Trip%201.plan", layout) != nil)
+        #expect(URLTranslator.plainFileURL(forReference: "\(Self.app)/Documents/", layout) != nil)
+        let pieces = ["a", "Documents", ".", "..", "...", "%20", "%2", "%200", "%41", "%2F", "%2e", "/", "//", "~", "-", "_", "é", "%C3%A9", ":",
+                      "\u{0085}", String(repeating: "x", count: 255), String(repeating: "y", count: 256)]
+        let bodies = Gen.int(in: 0...(pieces.count - 1)).array(of: 0...6)
+        await propertyCheck(count: 2_000, input: bodies) { picks in
+            for identifier in [Self.app, "iCloud.com.example.Unknown", "not an identifier"] {
+                let body = identifier + "/" + picks.map { pieces[$0] }.joined()
+                guard let plain = URLTranslator.plainFileURL(forReference: Substring(body), layout) else { continue }
+                let general = try? URLTranslator().generalFileURL(forReference: Substring(body), "icloud-container:" + body, layout)
+                #expect(plain == general, "\(body)")
+            }
+        }
+    }
+
     @Test("property: outgoing on macOS, then incoming on iOS, names the same relative file")
     func sameFileAcrossLayouts() async {
         await propertyCheck(count: 500, input: Self.pathGenerator) { components in
