@@ -46,16 +46,18 @@ public struct URLTranslator: Sendable {
     /// has no synced containers, so every file URL is refused).
     public func outgoing(_ value: UserInfoValue, from layout: ContainerLayout?) throws(PayloadError) -> UserInfoValue {
         try layout?.validate()
-        return try map(value) { (url) throws(PayloadError) in try outgoingURL(url, layout) } ?? value
+        let walk = Walk(self, layout)
+        return try map(value) { (url) throws(PayloadError) in try walk.translator.outgoingURL(url, walk.layout) } ?? value
     }
 
     /// Rewrites every URL in a userInfo for sending from `layout`, which the
     /// caller (``PayloadCodec``) validated.
     func outgoing(userInfo: UserInfoDictionary, fromValidated layout: ContainerLayout?) throws(PayloadError) -> UserInfoDictionary {
-        try map(userInfo) { (url) throws(PayloadError) in try outgoingURL(url, layout) } ?? userInfo
+        let walk = Walk(self, layout)
+        return try map(userInfo) { (url) throws(PayloadError) in try walk.translator.outgoingURL(url, walk.layout) } ?? userInfo
     }
 
-    private func outgoingURL(_ url: UserInfoURL, _ layout: ContainerLayout?) throws(PayloadError) -> UserInfoURL {
+    func outgoingURL(_ url: UserInfoURL, _ layout: ContainerLayout?) throws(PayloadError) -> UserInfoURL {
         // A reference already made (by this library or another sender) stays as it is, once checked.
         if let body = Self.referenceBody(url.relative) {
             guard url.base == nil else {
@@ -86,6 +88,31 @@ public struct URLTranslator: Sendable {
     /// The container reference of a file URL's path (percent-encoded, as
     /// ``FileURLGrammar`` read it) inside one of `layout`'s containers.
     func reference(forPath encodedPath: Substring, _ text: String, _ layout: ContainerLayout) throws(PayloadError) -> String {
+        if let plain = Self.plainReference(forPath: encodedPath, layout) { return plain }
+        return try generalReference(forPath: encodedPath, text, layout)
+    }
+
+    /// The reference of a path the rules accept at a glance, or nil for any
+    /// other (the full rules decide, with their errors): the layout's root
+    /// spelled as ``PercentEncoding/encodePath(_:)`` spells it, a container
+    /// directory of this layout, then a plain path (``isPlainPath(_:)``),
+    /// which the reference carries as it came.
+    package static func plainReference(forPath encodedPath: Substring, _ layout: ContainerLayout) -> String? {
+        let root = layout.root == "/" ? "" : PercentEncoding.encodePath(layout.root)
+        var rest = encodedPath.utf8[...]
+        guard rest.starts(with: root.utf8) else { return nil }
+        rest = rest.dropFirst(root.utf8.count)
+        guard rest.first == UInt8(ascii: "/") else { return nil }
+        rest = rest.dropFirst()
+        guard let slash = rest.firstIndex(of: UInt8(ascii: "/")),
+              let identifier = ContainerLayout.identifier(forDirectoryName: String(Substring(rest[..<slash]))), layout.has(identifier) else { return nil }
+        let path = rest[rest.index(after: slash)...]
+        guard isPlainPath(path) else { return nil }
+        return "\(referenceScheme):\(identifier)/\(Substring(path))"
+    }
+
+    /// The container reference of a file URL's path, by the full rules.
+    package func generalReference(forPath encodedPath: Substring, _ text: String, _ layout: ContainerLayout) throws(PayloadError) -> String {
         let isDirectory = encodedPath.utf8.last == UInt8(ascii: "/")
         // Normalise: decode each component, drop "." and empty ones, let ".." climb.
         // (Split by bytes: the path is percent-encoded, so every "/" in it separates.)
@@ -127,13 +154,15 @@ public struct URLTranslator: Sendable {
     /// unknown containers, escapes and disallowed schemes.
     public func incoming(_ value: UserInfoValue, to layout: ContainerLayout?) throws(PayloadError) -> UserInfoValue {
         try layout?.validate()
-        return try map(value) { (url) throws(PayloadError) in try incomingURL(url, layout, isBase: false) } ?? value
+        let walk = Walk(self, layout)
+        return try map(value) { (url) throws(PayloadError) in try walk.translator.incomingURL(url, walk.layout, isBase: false) } ?? value
     }
 
     /// Resolves every container reference in a userInfo against `layout`,
     /// which the caller (``PayloadCodec``) validated.
     func incoming(userInfo: UserInfoDictionary, toValidated layout: ContainerLayout?) throws(PayloadError) -> UserInfoDictionary {
-        try map(userInfo) { (url) throws(PayloadError) in try incomingURL(url, layout, isBase: false) } ?? userInfo
+        let walk = Walk(self, layout)
+        return try map(userInfo) { (url) throws(PayloadError) in try walk.translator.incomingURL(url, walk.layout, isBase: false) } ?? userInfo
     }
 
     func incomingURL(_ url: UserInfoURL, _ layout: ContainerLayout?, isBase: Bool) throws(PayloadError) -> UserInfoURL {
@@ -201,35 +230,45 @@ public struct URLTranslator: Sendable {
         guard layout.containers.contains(identifier), ContainerLayout.isValidIdentifier(identifier),
               let directory = ContainerLayout.directoryName(forIdentifier: identifier) else { return nil }
         let path = body.utf8[body.utf8.index(after: slash)...]
+        guard isPlainPath(path) else { return nil }
+        return "file://" + PercentEncoding.encodePath(layout.root + "/" + directory + "/") + String(Substring(path))
+    }
+
+    /// True when a relative path (components joined by `/`, perhaps ending in
+    /// one) is plain: components of unreserved characters and `%20` (each
+    /// decodes to itself with spaces and re-encodes to itself, holding no
+    /// separator, control or escape), none empty, `.` or `..`, at least one,
+    /// within the component and path lengths. The full rules accept such a
+    /// path as it is.
+    static func isPlainPath(_ path: Substring.UTF8View.SubSequence) -> Bool {
         var (components, pathBytes) = (0, 0)
         // The component being read: its decoded length, and whether it is all dots.
         var (length, dots) = (0, true)
         var escape = 0  // bytes of a "%20" still to come
         for byte in path {
             if escape > 0 {
-                guard byte == (escape == 2 ? UInt8(ascii: "2") : UInt8(ascii: "0")) else { return nil }
+                guard byte == (escape == 2 ? UInt8(ascii: "2") : UInt8(ascii: "0")) else { return false }
                 escape -= 1
                 continue
             }
             switch byte {
             case UInt8(ascii: "/"):
-                guard length > 0, !(dots && length <= 2), length <= maxComponentBytes else { return nil }
+                guard length > 0, !(dots && length <= 2), length <= maxComponentBytes else { return false }
                 (components, pathBytes, length, dots) = (components + 1, pathBytes + length, 0, true)
             case UInt8(ascii: "%"):
                 (escape, length, dots) = (2, length + 1, false)
             default:
-                guard PercentEncoding.isUnreserved(byte) else { return nil }
+                guard PercentEncoding.isUnreserved(byte) else { return false }
                 (length, dots) = (length + 1, dots && byte == UInt8(ascii: "."))
             }
         }
-        guard escape == 0 else { return nil }
+        guard escape == 0 else { return false }
         if length > 0 {
             // The last component (no "/" after it: a file).
-            guard !(dots && length <= 2), length <= maxComponentBytes else { return nil }
+            guard !(dots && length <= 2), length <= maxComponentBytes else { return false }
             (components, pathBytes) = (components + 1, pathBytes + length)
         }
-        guard components > 0, pathBytes + components - 1 <= maxPathBytes else { return nil }
-        return "file://" + PercentEncoding.encodePath(layout.root + "/" + directory + "/") + String(Substring(path))
+        return components > 0 && pathBytes + components - 1 <= maxPathBytes
     }
 
     /// Splits and checks a reference's body (after `icloud-container:`): the
@@ -304,6 +343,16 @@ public struct URLTranslator: Sendable {
     }
 
     // MARK: Walking the value
+
+    /// What a walk's transform needs, held once by reference: a closure that
+    /// captures the translator and the layout by value copies both (their
+    /// sets and strings) at every level of the walk (measured: a fifth of a
+    /// Handoff-sized payload's encode).
+    private final class Walk {
+        let translator: URLTranslator
+        let layout: ContainerLayout?
+        init(_ translator: URLTranslator, _ layout: ContainerLayout?) { (self.translator, self.layout) = (translator, layout) }
+    }
 
     /// Applies `transform` to every URL in `value` (nested in arrays, sets,
     /// dictionaries), keeping the key path in errors; nil when no URL changed,

@@ -273,6 +273,21 @@ struct URLTranslationTests {
         }
     }
 
+    @Test("property: a file path the glance accepts (plainReference) gives the full rules' reference")
+    func plainPaths() async {
+        let layout = ContainerLayout.macOS(home: "/Users/ada", containers: [Self.app])
+        let container = "/Users/ada/Library/Mobile%20Documents/iCloud~com~example~App"
+        #expect(URLTranslator.plainReference(forPath: Substring(container + "/Documents/Trip%201.plan"), layout) == "icloud-container:\(Self.app)/Documents/Trip%201.plan")
+        let pieces = ["a", "Documents", ".", "..", "%20", "%2", "%41", "/", "//", "~", "é", "%C3%A9", String(repeating: "x", count: 256),
+                      "iCloud~com~example~App", "iCloud~com~example~Other", "/Users/ada/Library/Mobile%20Documents", container, "/Users/ada/Library/Mobile Documents"]
+        let paths = Gen.int(in: 0...(pieces.count - 1)).array(of: 1...6)
+        await propertyCheck(count: 2_000, input: paths) { picks in
+            let path = picks.map { pieces[$0] }.joined()
+            guard let plain = URLTranslator.plainReference(forPath: Substring(path), layout) else { return }
+            #expect(plain == (try? URLTranslator().generalReference(forPath: Substring(path), "file://" + path, layout)), "\(path)")
+        }
+    }
+
     @Test("property: outgoing on macOS, then incoming on iOS, names the same relative file")
     func sameFileAcrossLayouts() async {
         await propertyCheck(count: 500, input: Self.pathGenerator) { components in
