@@ -66,9 +66,11 @@ struct HandToTreePath: Error {}
 /// written since the slot was taken): anything else hands over to the tree path.
 final class MPStream {
     let options: UserInfoEncoder
-    /// Everything that changes, in one value: one exclusive access per operation
-    /// (a class's stored properties are checked on every access).
-    var state: StreamState
+    /// Everything that changes, in one value: one access per operation, and
+    /// none open while a value encodes itself (``write(_:depth:path:)`` calls
+    /// out between accesses), so no two accesses overlap and the dynamic
+    /// exclusivity check is left out (measured: 7% of a direct encode).
+    @exclusivity(unchecked) var state: StreamState
 
     init(options: UserInfoEncoder, limits: WriterLimits) {
         self.options = options
@@ -192,8 +194,10 @@ struct StreamState: ~Copyable {
     mutating func key(_ key: String, in id: Int) throws(HandToTreePath) -> Int {
         try activate(id)
         let index = open.count - 1
-        // A key written twice keeps its last value in the tree path.
-        if open[index].keySet == nil && open[index].count < 8 {
+        // A key written twice keeps its last value in the tree path. Up to 16
+        // keys are compared by scan (small strings compare as two words: 120
+        // comparisons cost less than hashing 16 keys), more through a set.
+        if open[index].keySet == nil && open[index].count < 16 {
             for existing in keys[open[index].keysStart...] where existing == key { throw handOver() }
             keys.append(key)
         } else {

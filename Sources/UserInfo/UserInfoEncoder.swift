@@ -308,7 +308,7 @@ extension UserInfoEncoder {
     /// The userInfo value of `value` when its type maps directly (`String`,
     /// `Bool`, `Date`, `Data`, `UUID`, `URL`, `Set`); nil for a type that
     /// encodes itself through containers.
-    package func specialValue<T: Encodable>(_ value: T, at path: CodingPathNode) throws -> UserInfoValue? {
+    package func specialValue<T: Encodable>(_ value: T, at path: @autoclosure () -> CodingPathNode) throws -> UserInfoValue? {
         // Metatypes compared first: a pointer comparison each, where a cast
         // (`value as? String`) asks the runtime in unspecialised generic code.
         let type = T.self
@@ -319,7 +319,7 @@ extension UserInfoEncoder {
         if type == Int.self { return .number(.integer(PropertyListInteger(_identityCast(value, to: Int.self)))) }
         if type == Int64.self { return .number(.integer(PropertyListInteger(_identityCast(value, to: Int64.self)))) }
         if type == Double.self { return .number(.real(_identityCast(value, to: Double.self))) }
-        if type == Date.self { return try dateValue(_identityCast(value, to: Date.self), path) }
+        if type == Date.self { return try dateValue(_identityCast(value, to: Date.self), path()) }
         if type == Data.self {
             let data = _identityCast(value, to: Data.self)
             switch dataEncodingStrategy {
@@ -340,11 +340,13 @@ extension UserInfoEncoder {
             // As `Dictionary.encode(to:)` writes it (a keyed container, its order), but for
             // converted keys, which only the keyed container applies.
             guard keyEncodingStrategy == .useDefaultKeys, let dictionary = value as? any StringDictionaryEncodable else { return nil }
+            let path = path()
             return try dictionary.encodeEntries(with: UserInfoEncoding(options: self, path: path), at: path)
         case .set:
             break
         }
         guard let set = value as? any SetEncodable else { return nil }
+        let path = path()
         let encoding = UserInfoEncoding(options: self, path: path)
         var members = UserInfoSet()
         for (position, member) in try set.encodeMembers({ try encoding.box($0, at: path.appending(AnyCodingKey($1))) }).enumerated() {
