@@ -147,7 +147,8 @@ package struct MPTape {
             }
             innermost.remaining -= 1
             innermost.keyNext = innermost.isMap
-            guard var (node, members) = Self.value(&input, next: nodes.count + 1, urls: &urls) else { return nil }
+            guard let (read, members) = Self.value(&input, next: nodes.count + 1, urls: &urls) else { return nil }
+            var node = read
             if node.kind == .url { urlNodes.append(Int32(nodes.count)) }
             if charges {
                 let payload = node.kind == .data || node.kind == .string || node.kind == .uuid || node.kind == .url ? Int(node.length) : 0

@@ -42,12 +42,17 @@ do {
     // Receiver (an iPhone): bytes → payload → state, the document in its own container.
     var phone = PayloadCodec(layout: .iOS(containers: ["iCloud.com.example.Planner"]))
     phone.versioning = mac.versioning
-    let received = try phone.decode(sent.data)
-    let restored = try UserInfoDecoder().decode(TripState.self, from: .dictionary(received.payload.userInfo))
+    let received = try phone.decode(TripState.self, from: sent.data)   // straight into the state
+    let restored = received.state
     require(restored.document.path
                 == "/private/var/mobile/Library/Mobile Documents/iCloud~com~example~Planner/Documents/Trip.plan",
             "the document URL names the same file in the iPhone's container")
     require(restored.selection == state.selection && restored.zoom == state.zoom, "the rest of the state round-trips")
+    require(received.activity.activityType == "com.example.planner.edit" && received.foundVersion == PayloadVersion(1, 0),
+            "the activity's fields and version come with the state")
+    // The same through the userInfo tree: the payload, then UserInfoDecoder.
+    let tree = try UserInfoDecoder().decode(TripState.self, from: .dictionary(try phone.decode(sent.data).payload.userInfo))
+    require(tree.document == restored.document && tree.selection == restored.selection, "both receiving paths agree")
 
     // PropertyList: a binary property list, written and read back.
     let plist = PropertyListValue.array([.string("café"), .integer(PropertyListInteger(42)), .bool(true)])
