@@ -22,7 +22,12 @@ public struct ContainerLayout: Sendable, Hashable {
         self.root = trimmed
         self.containers = containers
         isValid = Self.problem(root: trimmed, containers: containers) == nil
+        encodedRoot = trimmed == "/" ? [] : Array(PercentEncoding.encodePath(trimmed).utf8)
     }
+
+    /// The root as a file URL's path spells it (``PercentEncoding/encodePath(_:)``;
+    /// empty for `/`), made once for the translation of every file URL.
+    let encodedRoot: [UInt8]
 
     /// Whether ``validate()`` passes, found once when the layout is made (a
     /// codec validates its layout on every encode and decode); the reason is

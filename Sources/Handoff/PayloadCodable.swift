@@ -21,6 +21,65 @@ public struct DecodedState<State> {
 extension DecodedState: Sendable where State: Sendable {}
 
 extension PayloadCodec {
+    /// Encodes a Codable state as a payload's userInfo (Specs/payload.md,
+    /// "Codable states"): exactly ``encode(_:)`` of `activity` with its userInfo
+    /// replaced by `encoder.encodeDictionary(state)`, the same bytes or the same error.
+    ///
+    /// The state is written straight to MP (``MPUserInfoEncoder``); its URLs are
+    /// translated and the version stamped on those bytes; anything else takes
+    /// the tree path (`directPayloadHandOver`).
+    ///
+    /// ```swift
+    /// let sent = try mac.encode(state, activity: ActivityPayload(activityType: "com.example.planner.edit"))
+    /// ```
+    ///
+    /// - Throws: ``PayloadError`` for the payload, `EncodingError` for a state
+    ///   that has no userInfo form.
+    public func encode<State: Encodable>(_ state: State, activity: ActivityPayload,
+                                         encoder: UserInfoEncoder = UserInfoEncoder()) throws -> EncodedPayload {
+        if let direct = try directEncode(state, activity: activity, encoder: encoder) { return direct }
+        return try treeEncode(state, activity: activity, encoder: encoder)
+    }
+
+    /// The tree path: the state's userInfo tree, then ``encode(_:)``.
+    package func treeEncode<State: Encodable>(_ state: State, activity: ActivityPayload, encoder: UserInfoEncoder) throws -> EncodedPayload {
+        var payload = activity
+        payload.userInfo = try encoder.encodeDictionary(state)
+        return try encode(payload)
+    }
+
+    /// The direct path, or nil where it hands over to the tree path
+    /// (directPayloadHandOver): a refusal before the userInfo's bytes (the
+    /// tree path finds it again), a keyed-archive form, required keys or a cost
+    /// report per key path, a state the direct encoder or the tape does not
+    /// take, a version key the state writes itself, MP the size alone does not
+    /// prove within the limits. From the bytes on, both paths run the same code.
+    package func directEncode<State: Encodable>(_ state: State, activity: ActivityPayload, encoder: UserInfoEncoder) throws -> EncodedPayload? {
+        var outgoing = activity
+        outgoing.userInfo = [:]
+        guard !reportsCostPerKeyPath, userInfoForm == .mp, activity.requiredUserInfoKeys == nil,
+              (try? validate()) != nil, (try? outgoing.validate()) != nil,
+              let bytes = MPUserInfoEncoder(encoder: encoder, limits: WriterLimits(limits)).directBytes(state),
+              let tape = MPTape(bytes, limits: limits, ownBytes: true) else { return nil }
+        // The version, stamped at the end of the top map (in place, by the tree, when the state wrote the key).
+        var stamp: UserInfoDictionary = [:]
+        if let versioning {
+            guard tape.topValue(forKey: versioning.key) == nil else { return nil }
+            stamp = versioning.stamp(stamp)
+        }
+        // The URLs, translated in the order the tree walk visits them.
+        let translator = URLTranslator(policy: policy)
+        var translated: [Int: UserInfoURL] = [:]
+        for index in 0..<tape.urlCount {
+            let url = tape.url(index)
+            guard let sent = try? translator.outgoingURL(url, layout) else { return nil }
+            if sent != url { translated[index] = sent }
+        }
+        guard let userInfoBytes = try? tape.rewritten(urls: translated, appending: stamp),
+              MPUserInfoReader.withinLimits(byteCount: userInfoBytes.count, limits) else { return nil }
+        return try send(outgoing, userInfoBytes: Data(userInfoBytes))
+    }
+
     /// Decodes a payload and its userInfo into `State` (Specs/payload.md,
     /// "Codable states"): exactly ``decode(_:)`` then `decoder.decode(State.self,
     /// from: .dictionary(payload.userInfo))`, the same state or the same error.

@@ -89,6 +89,12 @@ public struct PayloadCodec: Sendable {
         let translator = URLTranslator(policy: policy)
         outgoing.userInfo = try translator.outgoing(userInfo: outgoing.userInfo, fromValidated: layout)
         let userInfoBytes = try Self.encodeUserInfo(outgoing.userInfo, as: userInfoForm, limits: limits)
+        return try send(outgoing, userInfoBytes: userInfoBytes)
+    }
+
+    /// From the userInfo's bytes on: `payloadLimits`, the cost and the
+    /// budget, the container and its read-back.
+    func send(_ outgoing: ActivityPayload, userInfoBytes: Data) throws(PayloadError) -> EncodedPayload {
         // payloadLimits: what is sent is what this codec's own decode accepts
         // (every bound of `limits`, not only the writer's depth and size): MP
         // too small to reach any of them needs no decoding (Specs/payload.md).

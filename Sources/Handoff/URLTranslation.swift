@@ -98,17 +98,15 @@ public struct URLTranslator: Sendable {
     /// directory of this layout, then a plain path (``isPlainPath(_:)``),
     /// which the reference carries as it came.
     package static func plainReference(forPath encodedPath: Substring, _ layout: ContainerLayout) -> String? {
-        let root = layout.root == "/" ? "" : PercentEncoding.encodePath(layout.root)
-        var rest = encodedPath.utf8[...]
-        guard rest.starts(with: root.utf8) else { return nil }
-        rest = rest.dropFirst(root.utf8.count)
-        guard rest.first == UInt8(ascii: "/") else { return nil }
-        rest = rest.dropFirst()
+        let path = Array(encodedPath.utf8), root = layout.encodedRoot
+        guard path.count > root.count + 1, path[..<root.count].elementsEqual(root), path[root.count] == UInt8(ascii: "/") else { return nil }
+        let rest = path[(root.count + 1)...]
         guard let slash = rest.firstIndex(of: UInt8(ascii: "/")),
-              let identifier = ContainerLayout.identifier(forDirectoryName: String(Substring(rest[..<slash]))), layout.has(identifier) else { return nil }
-        let path = rest[rest.index(after: slash)...]
-        guard isPlainPath(path) else { return nil }
-        return "\(referenceScheme):\(identifier)/\(Substring(path))"
+              let identifier = ContainerLayout.identifier(forDirectoryName: String(decoding: rest[..<slash], as: UTF8.self)),
+              layout.has(identifier) else { return nil }
+        let relative = rest[(slash + 1)...]
+        guard isPlainPath(relative) else { return nil }
+        return referenceScheme + ":" + identifier + "/" + String(decoding: relative, as: UTF8.self)
     }
 
     /// The container reference of a file URL's path, by the full rules.
@@ -240,7 +238,7 @@ public struct URLTranslator: Sendable {
     /// separator, control or escape), none empty, `.` or `..`, at least one,
     /// within the component and path lengths. The full rules accept such a
     /// path as it is.
-    static func isPlainPath(_ path: Substring.UTF8View.SubSequence) -> Bool {
+    static func isPlainPath(_ path: some Collection<UInt8>) -> Bool {
         var (components, pathBytes) = (0, 0)
         // The component being read: its decoded length, and whether it is all dots.
         var (length, dots) = (0, true)

@@ -89,15 +89,19 @@ package struct MPTape {
     /// The URLs of the URL nodes (by their `bits`), parsed once when checked
     /// (nil: a replaced URL that does not parse).
     var urls: [URL?] = []
-    /// The URL nodes, in order.
+    /// The URL nodes, in order, and where each URL value starts (its marker).
     var urlNodes: [Int32] = []
+    var urlValueStarts: [Int32] = []
     /// The relative strings of replaced URLs, by their `bits`.
     var replacedURLs: [Int: String] = [:]
 
     /// Maps of up to this many entries are searched by scan (lookups and the duplicate check).
     static let scanLimit = 16
 
-    package init?(_ bytes: [UInt8], limits: PropertyListLimits) {
+    ///
+    /// - Parameter ownBytes: the bytes are our writer's own (``MPUserInfoEncoder``'s):
+    ///   its URLs, which it checked, are not parsed again (``urls`` holds nil for each).
+    package init?(_ bytes: [UInt8], limits: PropertyListLimits, ownBytes: Bool = false) {
         self.bytes = bytes
         guard bytes.count <= Int(Int32.max), (try? limits.validate()) != nil, bytes.count <= limits.maxInputBytes else { return nil }
         // The limits, charged as the reader charges them (each value and key one
@@ -147,9 +151,13 @@ package struct MPTape {
             }
             innermost.remaining -= 1
             innermost.keyNext = innermost.isMap
-            guard let (read, members) = Self.value(&input, next: nodes.count + 1, urls: &urls) else { return nil }
+            let valueStart = input.offset
+            guard let (read, members) = Self.value(&input, next: nodes.count + 1, urls: &urls, parsesURLs: !ownBytes) else { return nil }
             var node = read
-            if node.kind == .url { urlNodes.append(Int32(nodes.count)) }
+            if node.kind == .url {
+                urlNodes.append(Int32(nodes.count))
+                urlValueStarts.append(Int32(valueStart))
+            }
             if charges {
                 let payload = node.kind == .data || node.kind == .string || node.kind == .uuid || node.kind == .url ? Int(node.length) : 0
                 guard charge(payload, depth: depth), members <= limits.maxCollectionCount,
@@ -188,7 +196,7 @@ package struct MPTape {
     }
 
     /// Reads one value: its node (a container's without its count) and a container's members.
-    private static func value(_ input: inout ByteReader, next: Int, urls: inout [URL?]) -> (MPNode, Int)? {
+    private static func value(_ input: inout ByteReader, next: Int, urls: inout [URL?], parsesURLs: Bool) -> (MPNode, Int)? {
         guard let marker = input.readByte() else { return nil }
         var node = MPNode(kind: .null, next: Int32(next))
         var members = 0
@@ -243,7 +251,12 @@ package struct MPTape {
             // A URL without a base; sets and URLs with a base are the tree's.
             guard input.readByte() == 5, input.readByte() == 0, let stringMarker = input.readByte(),
                   let length = stringLength(stringMarker, &input), let text = input.readBytes(length),
-                  let relative = text.validUTF8String, let url = UserInfoURL(relative: relative).validURL else { return nil }
+                  let relative = text.validUTF8String else { return nil }
+            var url: URL?
+            if parsesURLs {
+                guard let valid = UserInfoURL(relative: relative).validURL else { return nil }
+                url = valid
+            }
             (node.kind, node.start, node.length, node.bits) = (.url, Int32(input.offset - length), Int32(length), UInt64(urls.count))
             urls.append(url)
         default:
@@ -316,6 +329,41 @@ package struct MPTape {
         let slot = Int(nodes[Int(urlNodes[index])].bits)
         replacedURLs[slot] = url.relative
         urls[slot] = url.url
+    }
+
+    /// The MP bytes of this userInfo with URLs replaced (by their index) and
+    /// `entries` added at the end of the top map: what ``MPUserInfoWriter``
+    /// writes for the userInfo so changed, when the tape's bytes are its own
+    /// (the changed parts are written by the writer itself).
+    package func rewritten(urls replaced: [Int: UserInfoURL], appending entries: UserInfoDictionary) throws(UserInfoError) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + 64)
+        out.append(contentsOf: bytes[0..<4])
+        // The top map's header, for its new count (the writer's smallest form).
+        let count = Int(nodes[0].length) + entries.count
+        if count <= 15 {
+            out.append(0x80 | UInt8(count))
+        } else if count <= 0xFFFF {
+            out.append(contentsOf: [0xDE, UInt8(count >> 8), UInt8(truncatingIfNeeded: count)])
+        } else {
+            out.append(0xDF)
+            for shift in [24, 16, 8, 0] { out.append(UInt8(truncatingIfNeeded: count >> shift)) }
+        }
+        var copied = bytes[4] == 0xDE ? 7 : bytes[4] == 0xDF ? 9 : 5
+        let writer = MPUserInfoWriter()
+        for (index, url) in replaced.sorted(by: { $0.key < $1.key }) {
+            let node = nodes[Int(urlNodes[index])]
+            out.append(contentsOf: bytes[copied..<Int(urlValueStarts[index])])
+            // The URL as the writer writes it: after the header, 0x81 and the key "u".
+            out.append(contentsOf: try writer.writeBytes(["u": .url(url)])[7...])
+            copied = Int(node.start + node.length)
+        }
+        out.append(contentsOf: bytes[copied...])
+        if !entries.isEmpty {
+            let written = try writer.writeBytes(entries)
+            out.append(contentsOf: written[(4 + (entries.count <= 15 ? 1 : entries.count <= 0xFFFF ? 3 : 5))...])
+        }
+        return out
     }
 
     /// The bytes of node `index`.

@@ -85,8 +85,7 @@ enum CodingPath: String, CaseIterable {
         case .keyed:
             return try KeyedArchiveWriter().write(try UserInfoEncoder().encode(state))
         case .payload:
-            let payload = ActivityPayload(activityType: "com.example.planner.edit", userInfo: try UserInfoEncoder().encodeDictionary(state))
-            return try Devices.mac.encode(payload).data
+            return try Devices.mac.encode(state, activity: ActivityPayload(activityType: "com.example.planner.edit")).data
         }
     }
 

@@ -137,6 +137,71 @@ struct PayloadCodableTests {
         Self.agree(try ActivityContainerWriter().write(.activity(ActivityRecord(activityType: "com.example.planner.edit"))))
     }
 
+    // MARK: Encoding
+
+    /// Senders: versioned (the Mac), unversioned, without containers, with tight limits, a hard budget, costs per key path, keyed archives.
+    static let macs: [PayloadCodec] = {
+        var plain = mac
+        plain.versioning = nil
+        var tight = mac
+        tight.limits.maxStringBytes = 40
+        var budgeted = mac
+        budgeted.budget = SizeBudget(softLimit: 100, hardLimit: 300)
+        var costly = mac
+        costly.reportsCostPerKeyPath = true
+        var archived = mac
+        archived.userInfoForm = .keyedArchive
+        var shallow = mac
+        shallow.limits.maxDepth = 2
+        return [mac, plain, PayloadCodec(), tight, budgeted, costly, archived, shallow]
+    }()
+
+    /// What an encoding gave: its bytes and cost, or its error's text.
+    enum Sent: Equatable {
+        case sent(Data, CostReport), error(String)
+        init(_ body: () throws -> EncodedPayload) {
+            do {
+                let encoded = try body()
+                self = .sent(encoded.data, encoded.cost)
+            } catch { self = .error("\(error)") }
+        }
+    }
+
+    struct Versioned: Encodable { var version: String; var page: Int }
+
+    @Test("encoding a state: the tree path's bytes and cost, or its error, directly where it can (URLs in and outside containers, other schemes, the version key, limits, budgets, forms)")
+    func encoding() throws {
+        let activity = ActivityPayload(activityType: "com.example.planner.edit", title: "Trip", webpageURL: UserInfoURL(relative: "https://example.com/t"))
+        let documents = ["/Users/ada/Library/Mobile Documents/iCloud~com~example~Planner/Documents/Trip 1.plan",
+                         "/Users/ada/Library/Mobile Documents/iCloud~com~example~Planner/Documents/Café.plan",
+                         "/Users/ada/Library/Mobile Documents/iCloud~com~example~Other/a", "/Users/ada/Desktop/a.plan",
+                         "/Users/ada/Library/Mobile Documents/iCloud~com~example~Planner/Docs/"]
+        let links: [URL?] = [nil, URL(string: "https://example.com/t/1"), URL(string: "mailto:ada@example.com"), URL(string: "javascript:alert(1)")]
+        var directly = 0
+        for document in documents {
+            for link in links {
+                var trip = Self.trip
+                trip.document = URL(filePath: document)
+                trip.link = link
+                for sender in Self.macs {
+                    let tree = Sent { try sender.treeEncode(trip, activity: activity, encoder: UserInfoEncoder()) }
+                    #expect(Sent { try sender.encode(trip, activity: activity) } == tree, "\(document) \(String(describing: link))")
+                    if try sender.directEncode(trip, activity: activity, encoder: UserInfoEncoder()) != nil { directly += 1 }
+                }
+            }
+        }
+        #expect(directly >= 12)  // at least the three files in the container, with either link, from the two Macs
+        // The state writes the version key itself: the tree stamps it in place.
+        for sender in Self.macs {
+            let state = Versioned(version: "0.1", page: 3)
+            #expect(Sent { try sender.encode(state, activity: activity) } == Sent { try sender.treeEncode(state, activity: activity, encoder: UserInfoEncoder()) })
+        }
+        // Many members (a 16-bit top header after the stamp) and a payload compressed on the wire.
+        let wide = Dictionary(uniqueKeysWithValues: (0..<15).map { ("k\($0)", String(repeating: "x", count: 200)) })
+        #expect(Sent { try Self.mac.encode(wide, activity: activity) } == Sent { try Self.mac.treeEncode(wide, activity: activity, encoder: UserInfoEncoder()) })
+        #expect(try Self.mac.directEncode(wide, activity: activity, encoder: UserInfoEncoder()) != nil)
+    }
+
     @Test("mutated payloads: the same state or the same error on both paths")
     func mutated() async throws {
         let data = [UInt8](try Self.mac.encode(ActivityPayload(activityType: "com.example.planner.edit", userInfo: try UserInfoEncoder().encodeDictionary(Self.trip))).data)
