@@ -36,7 +36,8 @@ do {
                                   userInfo: try UserInfoEncoder().encodeDictionary(state))
     var mac = PayloadCodec(layout: .macOS(home: "/Users/ada", containers: ["iCloud.com.example.Planner"]))
     mac.versioning = PayloadVersioning(key: "com.example.planner.version", current: PayloadVersion(1, 0))
-    let sent = try mac.encode(payload)
+    let sent = try mac.encode(state, activity: ActivityPayload(activityType: "com.example.planner.edit"))   // straight from the state
+    require(sent.data == (try mac.encode(payload)).data, "both sending paths write the same bytes")
     require(sent.data.count < 3072, "the payload is under Apple's 3 KB advice (\(sent.data.count) bytes)")
 
     // Receiver (an iPhone): bytes → payload → state, the document in its own container.
