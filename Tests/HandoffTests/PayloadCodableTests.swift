@@ -207,17 +207,7 @@ struct PayloadCodableTests {
         let data = [UInt8](try Self.mac.encode(ActivityPayload(activityType: "com.example.planner.edit", userInfo: try UserInfoEncoder().encodeDictionary(Self.trip))).data)
         let mutations = Gen.int(in: 0...Int.max).array(of: 1...4)
         await propertyCheck(count: 500, input: mutations) { seeds in
-            var mutant = data
-            for seed in seeds {
-                let position = seed % mutant.count
-                switch (seed / mutant.count) % 3 {
-                case 0: mutant[position] = UInt8(truncatingIfNeeded: seed >> 20)
-                case 1: mutant[position] ^= 1 << ((seed >> 20) % 8)
-                default: mutant.remove(at: position)
-                }
-                if mutant.isEmpty { mutant = data }
-            }
-            Self.agree(Data(mutant))
+            Self.agree(Data(TestSupport.mutated(data, by: seeds)))
         }
     }
 }

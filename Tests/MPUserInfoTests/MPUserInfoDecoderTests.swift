@@ -95,17 +95,7 @@ struct MPUserInfoDecoderTests {
         let bytes = try! MPUserInfoEncoder().encodeBytes(Self.trip)
         let mutations = Gen.int(in: 0...Int.max).array(of: 1...6)
         await propertyCheck(count: 600, input: mutations) { seeds in
-            var mutant = bytes
-            for seed in seeds {
-                let position = seed % mutant.count
-                switch (seed / mutant.count) % 4 {
-                case 0: mutant[position] = UInt8(truncatingIfNeeded: seed >> 20)
-                case 1: mutant[position] ^= 1 << ((seed >> 20) % 8)
-                case 2: mutant.removeSubrange(position..<min(mutant.count, position + 1 + (seed >> 20) % 9))
-                default: mutant.insert(UInt8(truncatingIfNeeded: seed >> 20), at: position)
-                }
-                if mutant.isEmpty { mutant = bytes }
-            }
+            let mutant = TestSupport.mutated(bytes, by: seeds)
             Self.agree(Trip.self, mutant)
             Self.agree(DecodingProbe.self, mutant)
         }

@@ -204,3 +204,21 @@ public func activityContainer(userInfo: [UInt8], type: String = "com.example.x")
     let json = Array(#"{"teamID":"","type":"\#(type)"}"#.utf8)
     return [1, 0, 0, 0] + containerField(nil) + containerField(userInfo) + containerField(json) + containerField(nil) + containerField(nil)
 }
+
+/// `bytes` changed by one edit per seed: a byte replaced, a bit flipped, a run
+/// of up to nine bytes removed, or a byte inserted, each where the seed says
+/// (never left empty: an edit that would empty it starts again from `bytes`).
+public func mutated(_ bytes: [UInt8], by seeds: [Int]) -> [UInt8] {
+    var mutant = bytes
+    for seed in seeds {
+        let position = seed % mutant.count
+        switch (seed / mutant.count) % 4 {
+        case 0: mutant[position] = UInt8(truncatingIfNeeded: seed >> 20)
+        case 1: mutant[position] ^= 1 << ((seed >> 20) % 8)
+        case 2: mutant.removeSubrange(position..<min(mutant.count, position + 1 + (seed >> 20) % 9))
+        default: mutant.insert(UInt8(truncatingIfNeeded: seed >> 20), at: position)
+        }
+        if mutant.isEmpty { mutant = bytes }
+    }
+    return mutant
+}
