@@ -175,18 +175,23 @@ public struct ActivityContainerReader: Sendable {
             throw invalid("the JSON field is not strict JSON (\(error.code): \(error.reason), line \(error.position.line), column \(error.position.column))")
         }
         guard case .object(let members, _) = node else { throw invalid("the JSON field is \(node.kind), not an object") }
-        var found: [String: String] = [:]
+        // The four keys of `ActivityContainerLayout.infoKeys` (StrictJSON refuses a key given twice).
+        var (teamID, type, persistentID, targetContentID): (String?, String?, String?, String?)
         for (key, value) in members {
             guard ActivityContainerLayout.infoKeys.contains(key) else { throw invalid("the JSON field has an unknown key \"\(key)\"") }
             guard case .string(let string, _) = value else { throw invalid("\"\(key)\" is \(value.kind), not a string") }
-            found[key] = string
+            switch key {
+            case "teamID": teamID = string
+            case "type": type = string
+            case "persistentID": persistentID = string
+            default: targetContentID = string
+            }
         }
-        guard let teamID = found["teamID"] else { throw invalid("the JSON field has no \"teamID\"") }
-        guard let type = found["type"] else { throw invalid("the JSON field has no \"type\"") }
-        for key in ["persistentID", "targetContentID"] where found[key] == "" {
-            throw invalid("\"\(key)\" is empty; an unset identifier is left out")
-        }
-        return (teamID, type, found["persistentID"], found["targetContentID"])
+        guard let teamID else { throw invalid("the JSON field has no \"teamID\"") }
+        guard let type else { throw invalid("the JSON field has no \"type\"") }
+        if persistentID == "" { throw invalid("\"persistentID\" is empty; an unset identifier is left out") }
+        if targetContentID == "" { throw invalid("\"targetContentID\" is empty; an unset identifier is left out") }
+        return (teamID, type, persistentID, targetContentID)
     }
 
     /// A word as eight hexadecimal digits.
