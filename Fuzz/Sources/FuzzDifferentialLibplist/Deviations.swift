@@ -122,8 +122,39 @@ enum KnownDeviation {
             return "byteOrderMark"
         } else if holdsEmptyKey(value), hasEmptyElementKey(bytes) {
             return "emptyElementKey"
+        } else if hasLongCharacterReference(bytes) {
+            return "longCharacterReference"
         }
         return nil
+    }
+
+    /// libplist's `unescape_entities` refuses a numeric character reference
+    /// of more than 8 characters between `&` and `;` ("sequence too long"):
+    /// `&#x010FFFF;` (U+10FFFF with a leading zero) or `&#00000065;`, which
+    /// XML allows (any number of digits) and libxml2 reads. True when the
+    /// document has one outside CDATA sections and comments (where libplist
+    /// unescapes nothing); checked only for a document we accept.
+    static func hasLongCharacterReference(_ bytes: [UInt8]) -> Bool {
+        func starts(_ text: String, at index: Int) -> Bool {
+            let pattern = Array(text.utf8)
+            return index + pattern.count <= bytes.count && bytes[index..<(index + pattern.count)].elementsEqual(pattern)
+        }
+        var index = 0
+        while index < bytes.count {
+            if starts("<![CDATA[", at: index) || starts("<!--", at: index) {
+                let end = starts("<!--", at: index) ? "-->" : "]]>"
+                index += 4
+                while index < bytes.count, !starts(end, at: index) { index += 1 }
+                continue
+            }
+            if starts("&#", at: index) {
+                var end = index + 1
+                while end < bytes.count, bytes[end] != UInt8(ascii: ";") { end += 1 }
+                if end < bytes.count, end - index - 1 > 8 { return true }
+            }
+            index += 1
+        }
+        return false
     }
 
     /// libplist's XML reader takes the empty-element tag `<key/>` for an empty
