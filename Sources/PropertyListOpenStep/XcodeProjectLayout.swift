@@ -262,27 +262,39 @@ private struct Writer {
 
     // MARK: Sections
 
+    /// The objects in sections by `isa`, each section's objects by ID, both in
+    /// UTF-16 order and compared exactly: two spellings of a class name (`é`
+    /// and `e` + U+0301) are two sections. (Grouped by `String`, they were one,
+    /// under whichever spelling came first, so that writing what was read
+    /// changed the section's name: found by openstep-read's fixed-point oracle.)
     private mutating func sections() throws(PropertyListError) {
-        var byISA: [String: [String]] = [:]
-        for (id, object) in layout.objects { byISA[object["isa"]!.stringValue!, default: []].append(id) }
-        for isa in byISA.keys.sorted() {
-            out += "\n/* Begin \(isa) section */\n"
-            for id in byISA[isa]!.sorted() {
-                let object = layout.objects[id]!
-                try meter.charge(depth: 2, payload: id.utf8.count)
-                out += "\t\t" + (try reference(id)) + " = "
-                do {
-                    if XcodeProjectLayout.isOneLine(object) {
-                        try appendInline(object, key: nil, depth: 2)
-                    } else {
-                        try append(object, key: nil, indent: 2)
-                    }
-                } catch {
-                    throw error.inside(.key("objects")).inside(.key(id))
-                }
-                out += ";\n"
+        let order = layout.objects.keys.map { id in
+            (isa: layout.objects[id]!["isa"]!.stringValue!, id: id)
+        }.sorted { a, b in
+            a.isa.utf16.elementsEqual(b.isa.utf16) ? a.id.utf16.lexicographicallyPrecedes(b.id.utf16)
+                : a.isa.utf16.lexicographicallyPrecedes(b.isa.utf16)
+        }
+        for (position, (isa, id)) in order.enumerated() {
+            let opensSection = position == 0 || !order[position - 1].isa.utf16.elementsEqual(isa.utf16)
+            if opensSection {
+                out += "\n/* Begin \(isa) section */\n"
             }
-            out += "/* End \(isa) section */\n"
+            let object = layout.objects[id]!
+            try meter.charge(depth: 2, payload: id.utf8.count)
+            out += "\t\t" + (try reference(id)) + " = "
+            do {
+                if XcodeProjectLayout.isOneLine(object) {
+                    try appendInline(object, key: nil, depth: 2)
+                } else {
+                    try append(object, key: nil, indent: 2)
+                }
+            } catch {
+                throw error.inside(.key("objects")).inside(.key(id))
+            }
+            out += ";\n"
+            if position == order.count - 1 || !order[position + 1].isa.utf16.elementsEqual(isa.utf16) {
+                out += "/* End \(isa) section */\n"
+            }
         }
     }
 

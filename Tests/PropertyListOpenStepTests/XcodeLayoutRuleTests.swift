@@ -249,6 +249,19 @@ struct XcodeLayoutRuleTests {
         #expect(try Self.write(try OpenStepReader().read(Data(written.utf8))) == written)
     }
 
+    @Test("sections by isa compared exactly: two spellings of a class name are two sections, and writing what was read gives the same text")
+    func isaSpellings() throws {
+        func object(_ isa: String) -> PropertyListValue { .dictionary(["isa": .string(isa), "name": "x"]) }
+        for order in [["e\u{301}", "\u{E9}", "PBXGroup"], ["\u{E9}", "PBXGroup", "e\u{301}"]] {
+            var objects = PropertyListDictionary()
+            for (index, isa) in order.enumerated() { objects["A\(index)"] = object(isa) }
+            let value = PropertyListValue.dictionary(["archiveVersion": "1", "objectVersion": "77", "objects": .dictionary(objects), "rootObject": "A0"])
+            let written = try Self.write(value)
+            #expect(written.components(separatedBy: "/* Begin ").count - 1 == 3, "\(written)")
+            #expect(try Self.write(try OpenStepReader().read(Data(written.utf8))) == written)
+        }
+    }
+
     @Test("Xcode's quoting: bare only for ASCII letters, digits and _ $ / . without // or ___; DEL raw")
     func quoting() throws {
         let cases: [(String, String)] = [
