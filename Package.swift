@@ -195,7 +195,8 @@ let package = Package(
         ),
         .testTarget(
             name: "UserInfoTests",
-            dependencies: ["UserInfo", "KeyedArchive", "PropertyList", "TestSupport"],
+            dependencies: ["UserInfo", "KeyedArchive", "PropertyList", "TestSupport",
+                           .product(name: "PropertyBased", package: "swift-property-based")],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -126,18 +126,28 @@ struct StreamState: ~Copyable {
         let depth: Int
         let keysStart: Int
         var count = 0
-        var keySet: Set<String>?
+        /// Whether every key so far is ASCII: then two keys are equal exactly when their bytes are.
+        var asciiKeys = true
+        /// The ASCII keys' signatures (`ByteSink.asciiSignature`), or-ed: a key whose bit is clear is new.
+        var signatures: UInt64 = 0
+        /// Whether its keys are also in `keySets` (past 16 keys).
+        var hasKeySet = false
     }
     /// Open containers, innermost last.
     var open: [Open] = []
     var nextID = 1
-    /// The keys of the open keyed containers (each from its `keysStart`), to find a key written twice.
-    var keys: [String] = []
+    /// Where the keys of the open keyed containers are in the output (each
+    /// container's from its `keysStart`), to find a key written twice.
+    var keys: [Range<Int>] = []
+    /// The keys of the open keyed containers with more than 16, by container id.
+    var keySets: [Int: Set<String>] = [:]
     /// Headers over 15 members: (position, count, map or array).
     var wideHeaders: [(position: Int, count: Int, isKeyed: Bool)] = []
 
     init(out: consuming MPEncoder) {
         self.out = out
+        open.reserveCapacity(8)
+        keys.reserveCapacity(32)
     }
 
     /// The bytes, once the top value is written: nil unless it is a dictionary
@@ -168,6 +178,7 @@ struct StreamState: ~Copyable {
 
     mutating func close(_ container: Open) {
         keys.removeSubrange(container.keysStart...)
+        if container.hasKeySet { keySets[container.id] = nil }
         if container.count <= 15 {
             out.sink[container.headerPosition] = (container.isKeyed ? 0x80 : 0x90) | UInt8(container.count)
         } else {
@@ -194,19 +205,38 @@ struct StreamState: ~Copyable {
     mutating func key(_ key: String, in id: Int) throws(HandToTreePath) -> Int {
         try activate(id)
         let index = open.count - 1
-        // A key written twice keeps its last value in the tree path. Up to 16
-        // keys are compared by scan (small strings compare as two words: 120
-        // comparisons cost less than hashing 16 keys), more through a set.
-        if open[index].keySet == nil && open[index].count < 16 {
-            for existing in keys[open[index].keysStart...] where existing == key { throw handOver() }
-            keys.append(key)
-        } else {
-            if open[index].keySet == nil { open[index].keySet = Set(keys[open[index].keysStart...]) }
-            guard open[index].keySet!.insert(key).inserted else { throw handOver() }
-        }
-        open[index].count += 1
         do { try out.string(key) } catch { throw handOver() }
-        return open[index].depth + 1
+        let end = out.sink.count
+        let written = (end - key.utf8.count)..<end
+        // A key written twice keeps its last value in the tree path, whose
+        // keys are equal as Strings (canonical equivalence). Up to 16 keys are
+        // compared by scan, more through a set. ASCII keys among ASCII keys
+        // are equal exactly when their bytes are (a non-ASCII key may equal an
+        // ASCII one: the Kelvin sign K is K), and compared only when their
+        // signature bits meet; any other pair is compared as Strings.
+        var container = open[index]
+        if !container.hasKeySet && container.count < 16 {
+            let signature = out.sink.asciiSignature(written)
+            if container.asciiKeys && signature != 0 {
+                if container.signatures & signature != 0 {
+                    for existing in keys[container.keysStart...] where out.sink.bytesEqual(existing, written) { throw handOver() }
+                }
+                container.signatures |= signature
+            } else {
+                container.asciiKeys = false
+                for existing in keys[container.keysStart...] where out.sink.string(in: existing) == key { throw handOver() }
+            }
+            keys.append(written)
+        } else {
+            if !container.hasKeySet {
+                keySets[id] = Set(keys[container.keysStart...].map { out.sink.string(in: $0) })
+                container.hasKeySet = true
+            }
+            guard keySets[id, default: []].insert(key).inserted else { throw handOver() }
+        }
+        container.count += 1
+        open[index] = container
+        return container.depth + 1
     }
 
     /// Counts the next element of unkeyed container `id`; returns its depth.

@@ -10,11 +10,11 @@ import Synchronization
 package enum CollectionKinds {
     package enum Kind { case other, set, stringDictionary, array }
 
-    private static let known = Mutex<[ObjectIdentifier: Kind]>([:])
+    private static let known = Mutex(KindTable())
 
     package static func kind(_ type: Any.Type) -> Kind {
-        let identifier = ObjectIdentifier(type)
-        if let kind = known.withLock({ $0[identifier] }) { return kind }
+        let identifier = UInt(bitPattern: ObjectIdentifier(type))
+        if let kind = known.withLock({ $0.kind(of: identifier) }) { return kind }
         let kind: Kind
         if type is any SetEncodable.Type || type is any SetDecodable.Type {
             kind = .set
@@ -25,8 +25,47 @@ package enum CollectionKinds {
         } else {
             kind = .other
         }
-        known.withLock { $0[identifier] = kind }
+        known.withLock { $0.insert(kind, for: identifier) }
         return kind
+    }
+
+    /// The kinds found so far, by metadata address: open addressing with a
+    /// multiplicative hash of the address (a dictionary's SipHash cost more
+    /// than the rest of a lookup; measured on the Handoff trip state). It
+    /// holds one entry per type the program codes: a bounded number.
+    struct KindTable {
+        private var addresses = [UInt](repeating: 0, count: 64)
+        private var kinds = [Kind](repeating: .other, count: 64)
+        private var count = 0
+
+        private func slot(_ address: UInt) -> Int {
+            Int(truncatingIfNeeded: ((address >> 4) &* 0x9E37_79B9_7F4A_7C15) >> 32) & (addresses.count - 1)
+        }
+
+        func kind(of address: UInt) -> Kind? {
+            var index = slot(address)
+            while addresses[index] != 0 {
+                if addresses[index] == address { return kinds[index] }
+                index = (index + 1) & (addresses.count - 1)
+            }
+            return nil
+        }
+
+        mutating func insert(_ kind: Kind, for address: UInt) {
+            guard self.kind(of: address) == nil else { return }
+            if 2 * (count + 1) > addresses.count {
+                let old = zip(addresses, kinds).filter { $0.0 != 0 }
+                addresses = [UInt](repeating: 0, count: 2 * addresses.count)
+                kinds = [Kind](repeating: .other, count: addresses.count)
+                count = 0
+                for (address, kind) in old { insert(kind, for: address) }
+            }
+            var index = slot(address)
+            while addresses[index] != 0 { index = (index + 1) & (addresses.count - 1) }
+            addresses[index] = address
+            kinds[index] = kind
+            count += 1
+        }
     }
 }
 

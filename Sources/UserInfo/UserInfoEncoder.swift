@@ -187,12 +187,34 @@ enum PendingValue {
 
 /// A coding key made from a string or an index.
 package struct AnyCodingKey: CodingKey {
-    package var stringValue: String
-    package var intValue: Int?
-    package init(_ string: String) { stringValue = string; intValue = nil }
+    /// What the key was made from; its strings are made only when asked for
+    /// (a path is built for every array element, and read only in errors).
+    private enum Form {
+        case string(String)
+        case dictionaryKey(String)
+        case index(Int)
+    }
+    private let form: Form
+
+    package var stringValue: String {
+        switch form {
+        case .string(let string), .dictionaryKey(let string): string
+        case .index(let index): "Index \(index)"
+        }
+    }
+
+    package var intValue: Int? {
+        switch form {
+        case .string: nil
+        case .dictionaryKey(let string): Int(string)
+        case .index(let index): index
+        }
+    }
+
+    package init(_ string: String) { form = .string(string) }
     /// A `[String: V]` entry's key, as the standard library's dictionary key makes it (an integer value when the string is one).
-    package init(dictionaryKey: String) { stringValue = dictionaryKey; intValue = Int(dictionaryKey) }
-    package init(_ index: Int) { stringValue = "Index \(index)"; intValue = index }
+    package init(dictionaryKey: String) { form = .dictionaryKey(dictionaryKey) }
+    package init(_ index: Int) { form = .index(index) }
     package init?(stringValue: String) { self.init(stringValue) }
     package init?(intValue: Int) { self.init(intValue) }
 }

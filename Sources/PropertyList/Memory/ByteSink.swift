@@ -88,6 +88,34 @@ extension GrowableBuffer where Element == UInt8 {
         used += 1
     }
 
+    /// For bytes at `range` (within ``count``) that are all ASCII, one bit of
+    /// 64 picked by their length, first and last bytes (equal bytes, equal
+    /// bits: a filter before comparing them); 0 when any byte is not ASCII.
+    @inlinable
+    @_spi(ByteKit) public func asciiSignature(_ range: Range<Int>) -> UInt64 {
+        precondition(range.lowerBound >= 0 && range.upperBound <= used)
+        var index = range.lowerBound
+        var bits: UInt64 = 0
+        while index + 8 <= range.upperBound {
+            bits |= UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            index += 8
+        }
+        while index < range.upperBound {
+            bits |= UInt64(base[index])
+            index += 1
+        }
+        guard bits & 0x8080_8080_8080_8080 == 0 else { return 0 }
+        guard !range.isEmpty else { return 1 }
+        let mix = range.count &* 7 &+ Int(base[range.lowerBound]) &* 3 &+ Int(base[range.upperBound - 1])
+        return 1 << UInt64(mix & 63)
+    }
+
+    /// The bytes at `range` (within ``count``), decoded as UTF-8.
+    @_spi(ByteKit) public func string(in range: Range<Int>) -> String {
+        precondition(range.lowerBound >= 0 && range.upperBound <= used)
+        return String(decoding: UnsafeBufferPointer(start: base + range.lowerBound, count: range.count), as: UTF8.self)
+    }
+
     /// The decimal digits of an integer, as `description` spells them.
     @_spi(ByteKit) public mutating func append(decimal integer: PropertyListInteger) {
         var magnitude: UInt64
