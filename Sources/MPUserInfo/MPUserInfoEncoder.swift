@@ -67,7 +67,7 @@ struct HandToTreePath: Error {}
 final class MPStream {
     let options: UserInfoEncoder
     /// Everything that changes, in one value: one access per operation, and
-    /// none open while a value encodes itself (``write(_:depth:path:)`` calls
+    /// none open while a value encodes itself (``write(_:depth:parent:key:)`` calls
     /// out between accesses), so no two accesses overlap and the dynamic
     /// exclusivity check is left out (measured: 7% of a direct encode).
     @exclusivity(unchecked) var state: StreamState
@@ -89,7 +89,7 @@ final class MPStream {
                 guard case .dictionary = special else { return nil }
                 try stream.state.write(special, depth: 0)
             } else {
-                let top = MPValueEncoder(stream: stream, path: .root, depth: 0)
+                let top = MPValueEncoder(stream: stream, parent: nil, key: nil, depth: 0)
                 try value.encode(to: top)
                 try top.finish()
             }
@@ -102,12 +102,25 @@ final class MPStream {
     /// Writes an `Encodable` at `depth` (its slot taken): a type that maps
     /// directly as its userInfo value, any other through its own `encode(to:)`
     /// (outside any access to `state`: it calls back into the stream).
-    func write<T: Encodable>(_ value: T, depth: Int, path: @autoclosure () -> CodingPathNode) throws {
-        if let special = try options.specialValue(value, at: path()) {
+    /// `parent` is the encoder of the container it is in, and `key` its key there.
+    func write<T: Encodable>(_ value: T, depth: Int, parent: MPValueEncoder?, key: (any CodingKey)?) throws {
+        switch try options.mapping(value, at: MPValueEncoder.path(parent, key), streamingEntries: true) {
+        case .value(let special)?:
             try state.write(special, depth: depth)
             return
+        case .entries(let dictionary)?:
+            // A [String: V]: a map of its entries, each value written in turn.
+            let encoder = MPValueEncoder(stream: self, parent: parent, key: key, depth: depth)
+            let id = try state.openContainer(keyed: true, depth: depth)
+            try dictionary.forEachEntry { entryKey, entry in
+                let entryDepth = try state.key(entryKey, in: id)
+                try write(entry, depth: entryDepth, parent: encoder, key: AnyCodingKey(dictionaryKey: entryKey))
+            }
+            return
+        case nil:
+            break
         }
-        let encoder = MPValueEncoder(stream: self, path: path(), depth: depth)
+        let encoder = MPValueEncoder(stream: self, parent: parent, key: key, depth: depth)
         try value.encode(to: encoder)
         try encoder.finish()
     }
@@ -297,7 +310,10 @@ struct StreamState: ~Copyable {
 /// taken for it when it was created.
 final class MPValueEncoder: Encoder {
     let stream: MPStream
-    let path: CodingPathNode
+    /// The encoder of the container this value is in (nil at the top) and
+    /// the value's key there: the coding path, made only when asked for.
+    let parent: MPValueEncoder?
+    let key: (any CodingKey)?
     let depth: Int
     /// Where the value starts: nothing may have been written since, when it starts.
     let slot: Int
@@ -305,13 +321,21 @@ final class MPValueEncoder: Encoder {
     var container: (id: Int, isKeyed: Bool)?
     var wroteSingleValue = false
 
-    init(stream: MPStream, path: CodingPathNode, depth: Int) {
+    init(stream: MPStream, parent: MPValueEncoder?, key: (any CodingKey)?, depth: Int) {
         self.stream = stream
-        self.path = path
+        self.parent = parent
+        self.key = key
         self.depth = depth
         slot = stream.state.out.sink.count
     }
 
+    /// The path of the value under `key` in `parent`'s container.
+    static func path(_ parent: MPValueEncoder?, _ key: (any CodingKey)?) -> CodingPathNode {
+        guard let parent, let key else { return .root }
+        return parent.path.appending(key)
+    }
+
+    var path: CodingPathNode { Self.path(parent, key) }
     var codingPath: [any CodingKey] { path.keys }
     var userInfo: [CodingUserInfoKey: Any] { stream.options.userInfo }
 
@@ -389,7 +413,7 @@ struct MPKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encode(_ value: UInt128, forKey key: Key) throws { try integer(value, key) }
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         let depth = try stream.state.key(options.dictionaryKey(key), in: id)
-        try stream.write(value, depth: depth, path: encoder.path.appending(key))
+        try stream.write(value, depth: depth, parent: encoder, key: key)
     }
 
     /// Optionals as the tree encoder writes them: absent, or NSNull under `.null`.
@@ -416,7 +440,7 @@ struct MPKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     /// The encoder of the value under `key`, its key written (a failure hands over, and its container then refuses every write).
     private func nestedEncoder(_ key: Key) -> MPValueEncoder {
         _ = try? stream.state.key(options.dictionaryKey(key), in: id)
-        return MPValueEncoder(stream: stream, path: encoder.path.appending(key), depth: encoder.depth + 1)
+        return MPValueEncoder(stream: stream, parent: encoder, key: key, depth: encoder.depth + 1)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
@@ -430,12 +454,12 @@ struct MPKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     // A super encoder may encode nothing (no entry in the tree path) or encode late: the tree path writes it.
     mutating func superEncoder() -> any Encoder {
         stream.state.handedOver = true
-        return MPValueEncoder(stream: stream, path: encoder.path.appending(AnyCodingKey("super")), depth: encoder.depth + 1)
+        return MPValueEncoder(stream: stream, parent: encoder, key: AnyCodingKey("super"), depth: encoder.depth + 1)
     }
 
     mutating func superEncoder(forKey key: Key) -> any Encoder {
         stream.state.handedOver = true
-        return MPValueEncoder(stream: stream, path: encoder.path.appending(key), depth: encoder.depth + 1)
+        return MPValueEncoder(stream: stream, parent: encoder, key: key, depth: encoder.depth + 1)
     }
 }
 
@@ -475,16 +499,16 @@ struct MPUnkeyedContainer: UnkeyedEncodingContainer {
     mutating func encode(_ value: Int128) throws { try integer(value) }
     mutating func encode(_ value: UInt128) throws { try integer(value) }
     mutating func encode<T: Encodable>(_ value: T) throws {
-        let path = encoder.path.appending(AnyCodingKey(count))
+        let key = AnyCodingKey(count)
         let depth = try stream.state.element(in: id)
-        try stream.write(value, depth: depth, path: path)
+        try stream.write(value, depth: depth, parent: encoder, key: key)
     }
 
     /// The encoder of the next element, counted (a failure hands over, and its container then refuses every write).
     private mutating func nestedEncoder() -> MPValueEncoder {
-        let path = encoder.path.appending(AnyCodingKey(count))
+        let key = AnyCodingKey(count)
         _ = try? stream.state.element(in: id)
-        return MPValueEncoder(stream: stream, path: path, depth: encoder.depth + 1)
+        return MPValueEncoder(stream: stream, parent: encoder, key: key, depth: encoder.depth + 1)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
@@ -534,7 +558,7 @@ struct MPSingleValueContainer: SingleValueEncodingContainer {
     mutating func encode<T: Encodable>(_ value: T) throws {
         try encoder.startValue()
         // The inner value is this value: same slot, depth and path.
-        try stream.write(value, depth: encoder.depth, path: encoder.path)
+        try stream.write(value, depth: encoder.depth, parent: encoder.parent, key: encoder.key)
         encoder.wroteSingleValue = true
     }
 }

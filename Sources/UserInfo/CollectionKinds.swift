@@ -85,6 +85,20 @@ extension Dictionary: StringDictionaryEncodable where Key == String, Value: Enco
     }
 }
 
+/// `[String: V]` as its entries, for a writer that streams them (MPUserInfo's
+/// direct encoder): the same entries, in the same order, as
+/// `StringDictionaryEncodable` boxes.
+package protocol StringDictionaryEntries {
+    /// Calls `body` with each entry, in the dictionary's own order.
+    func forEachEntry(_ body: (String, any Encodable) throws -> Void) throws
+}
+
+extension Dictionary: StringDictionaryEntries where Key == String, Value: Encodable {
+    package func forEachEntry(_ body: (String, any Encodable) throws -> Void) throws {
+        for (key, value) in self { try body(key, value) }
+    }
+}
+
 /// Marks `[String: V]`, read entry by entry from a dictionary.
 protocol StringDictionaryDecodable {
     static func decodeEntries(_ dictionary: UserInfoDictionary, with decoder: UserInfoDecoding) throws -> Self

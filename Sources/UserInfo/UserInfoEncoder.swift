@@ -340,26 +340,43 @@ extension UserInfoEncoder {
     /// `Bool`, `Date`, `Data`, `UUID`, `URL`, `Set`); nil for a type that
     /// encodes itself through containers.
     package func specialValue<T: Encodable>(_ value: T, at path: @autoclosure () -> CodingPathNode) throws -> UserInfoValue? {
+        guard case .value(let special)? = try mapping(value, at: path(), streamingEntries: false) else { return nil }
+        return special
+    }
+
+    /// How a value maps without encoding itself (see ``specialValue(_:at:)``).
+    package enum DirectMapping {
+        /// Its userInfo value.
+        case value(UserInfoValue)
+        /// A `[String: V]`, whose entries the caller writes as a dictionary (its
+        /// own order, the keys as they are); only with `streamingEntries`.
+        case entries(any StringDictionaryEntries)
+    }
+
+    /// The mapping of ``specialValue(_:at:)``; with `streamingEntries`, a
+    /// `[String: V]` under the default keys is given as its entries instead of
+    /// its value (a writer that streams them builds no dictionary).
+    package func mapping<T: Encodable>(_ value: T, at path: @autoclosure () -> CodingPathNode, streamingEntries: Bool) throws -> DirectMapping? {
         // Metatypes compared first: a pointer comparison each, where a cast
         // (`value as? String`) asks the runtime in unspecialised generic code.
         let type = T.self
-        if type == String.self { return .string(_identityCast(value, to: String.self)) }
-        if type == Bool.self { return .number(.bool(_identityCast(value, to: Bool.self))) }
+        if type == String.self { return .value(.string(_identityCast(value, to: String.self))) }
+        if type == Bool.self { return .value(.number(.bool(_identityCast(value, to: Bool.self)))) }
         // The scalars that encode themselves as one number, mapped as their
         // `encode(to:)` would map them, without an encoder for each.
-        if type == Int.self { return .number(.integer(PropertyListInteger(_identityCast(value, to: Int.self)))) }
-        if type == Int64.self { return .number(.integer(PropertyListInteger(_identityCast(value, to: Int64.self)))) }
-        if type == Double.self { return .number(.real(_identityCast(value, to: Double.self))) }
-        if type == Date.self { return try dateValue(_identityCast(value, to: Date.self), path()) }
+        if type == Int.self { return .value(.number(.integer(PropertyListInteger(_identityCast(value, to: Int.self))))) }
+        if type == Int64.self { return .value(.number(.integer(PropertyListInteger(_identityCast(value, to: Int64.self))))) }
+        if type == Double.self { return .value(.number(.real(_identityCast(value, to: Double.self)))) }
+        if type == Date.self { return .value(try dateValue(_identityCast(value, to: Date.self), path())) }
         if type == Data.self {
             let data = _identityCast(value, to: Data.self)
             switch dataEncodingStrategy {
-            case .data: return .data(data)
-            case .base64: return .string(data.base64EncodedString())
+            case .data: return .value(.data(data))
+            case .base64: return .value(.string(data.base64EncodedString()))
             }
         }
-        if type == UUID.self { return .uuid(_identityCast(value, to: UUID.self)) }
-        if type == URL.self { return .url(UserInfoURL(_identityCast(value, to: URL.self))) }
+        if type == UUID.self { return .value(.uuid(_identityCast(value, to: UUID.self))) }
+        if type == URL.self { return .value(.url(UserInfoURL(_identityCast(value, to: URL.self)))) }
         switch CollectionKinds.kind(type) {
         case .other:
             return nil
@@ -370,9 +387,14 @@ extension UserInfoEncoder {
         case .stringDictionary:
             // As `Dictionary.encode(to:)` writes it (a keyed container, its order), but for
             // converted keys, which only the keyed container applies.
-            guard keyEncodingStrategy == .useDefaultKeys, let dictionary = value as? any StringDictionaryEncodable else { return nil }
+            guard keyEncodingStrategy == .useDefaultKeys else { return nil }
+            if streamingEntries {
+                guard let dictionary = value as? any StringDictionaryEntries else { return nil }
+                return .entries(dictionary)
+            }
+            guard let dictionary = value as? any StringDictionaryEncodable else { return nil }
             let path = path()
-            return try dictionary.encodeEntries(with: UserInfoEncoding(options: self, path: path), at: path)
+            return .value(try dictionary.encodeEntries(with: UserInfoEncoding(options: self, path: path), at: path))
         case .set:
             break
         }
@@ -386,7 +408,7 @@ extension UserInfoEncoder {
                                                               debugDescription: "two members of the set encode to the same value"))
             }
         }
-        return .set(members)
+        return .value(.set(members))
     }
 
     /// A `Date` under the date strategy.
