@@ -66,6 +66,11 @@ public struct URLTranslator: Sendable {
             _ = try Self.parseReference(body, url.relative)
             return url
         }
+        // A plain file URL (`file:///`, then a plain path in a container) at a glance.
+        if url.base == nil, let layout, let path = Self.plainFileURLPath(url.relative),
+           let plain = Self.plainReference(forPath: path, layout) {
+            return UserInfoURL(relative: plain)
+        }
         if let path = try FileURLGrammar.resolvedPath(url) {
             guard let layout else {
                 throw PayloadError(.fileOutsideContainer, "\(url.text) is a file URL, and this device has no synced containers")
@@ -98,15 +103,41 @@ public struct URLTranslator: Sendable {
     /// directory of this layout, then a plain path (``isPlainPath(_:)``),
     /// which the reference carries as it came.
     package static func plainReference(forPath encodedPath: Substring, _ layout: ContainerLayout) -> String? {
-        let path = Array(encodedPath.utf8), root = layout.encodedRoot
-        guard path.count > root.count + 1, path[..<root.count].elementsEqual(root), path[root.count] == UInt8(ascii: "/") else { return nil }
-        let rest = path[(root.count + 1)...]
-        guard let slash = rest.firstIndex(of: UInt8(ascii: "/")),
-              let identifier = ContainerLayout.identifier(forDirectoryName: String(decoding: rest[..<slash], as: UTF8.self)),
-              layout.has(identifier) else { return nil }
-        let relative = rest[(slash + 1)...]
+        encodedPath.utf8.withContiguousStorageIfAvailable { plainReference(forPath: $0.span, layout) } ?? nil
+    }
+
+    private static func plainReference(forPath path: Span<UInt8>, _ layout: ContainerLayout) -> String? {
+        let root = layout.encodedRoot
+        guard path.count > root.count + 1, path[root.count] == UInt8(ascii: "/") else { return nil }
+        for index in root.indices where path[index] != root[index] { return nil }
+        // The container directory, its identifier (`~` for `.`), one of this layout's.
+        var slash = root.count + 1
+        while slash < path.count, path[slash] != UInt8(ascii: "/") { slash += 1 }
+        guard slash < path.count else { return nil }
+        var reference = Array(referenceScheme.utf8)
+        reference.reserveCapacity(reference.count + 1 + path.count - root.count)
+        reference.append(UInt8(ascii: ":"))
+        let identifierStart = reference.count
+        for index in (root.count + 1)..<slash {
+            let byte = path[index]
+            guard byte != UInt8(ascii: ".") else { return nil }
+            reference.append(byte == UInt8(ascii: "~") ? UInt8(ascii: ".") : byte)
+        }
+        let identifier = String(decoding: reference[identifierStart...], as: UTF8.self)
+        guard ContainerLayout.isValidIdentifier(identifier), layout.has(identifier) else { return nil }
+        let relative = path.extracting((slash + 1)...)
         guard isPlainPath(relative) else { return nil }
-        return referenceScheme + ":" + identifier + "/" + String(decoding: relative, as: UTF8.self)
+        reference.append(UInt8(ascii: "/"))
+        for index in relative.indices { reference.append(relative[index]) }
+        return String(decoding: reference, as: UTF8.self)
+    }
+
+    /// The path of a file URL string spelled `file:///…` (the path from its
+    /// `/`), or nil for any other spelling (the full rules read those).
+    static func plainFileURLPath(_ text: String) -> Substring? {
+        let prefix = "file:///".utf8
+        guard text.utf8.starts(with: prefix) else { return nil }
+        return Substring(text.utf8[text.utf8.index(text.utf8.startIndex, offsetBy: prefix.count - 1)...])
     }
 
     /// The container reference of a file URL's path, by the full rules.
@@ -228,7 +259,7 @@ public struct URLTranslator: Sendable {
         guard layout.containers.contains(identifier), ContainerLayout.isValidIdentifier(identifier),
               let directory = ContainerLayout.directoryName(forIdentifier: identifier) else { return nil }
         let path = body.utf8[body.utf8.index(after: slash)...]
-        guard isPlainPath(path) else { return nil }
+        guard path.withContiguousStorageIfAvailable({ isPlainPath($0.span) }) == true else { return nil }
         return "file://" + PercentEncoding.encodePath(layout.root + "/" + directory + "/") + String(Substring(path))
     }
 
@@ -238,12 +269,13 @@ public struct URLTranslator: Sendable {
     /// separator, control or escape), none empty, `.` or `..`, at least one,
     /// within the component and path lengths. The full rules accept such a
     /// path as it is.
-    static func isPlainPath(_ path: some Collection<UInt8>) -> Bool {
+    static func isPlainPath(_ path: Span<UInt8>) -> Bool {
         var (components, pathBytes) = (0, 0)
         // The component being read: its decoded length, and whether it is all dots.
         var (length, dots) = (0, true)
         var escape = 0  // bytes of a "%20" still to come
-        for byte in path {
+        for index in path.indices {
+            let byte = path[index]
             if escape > 0 {
                 guard byte == (escape == 2 ? UInt8(ascii: "2") : UInt8(ascii: "0")) else { return false }
                 escape -= 1

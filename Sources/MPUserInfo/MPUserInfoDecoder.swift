@@ -100,7 +100,8 @@ package struct MPTape {
 
     ///
     /// - Parameter ownBytes: the bytes are our writer's own (``MPUserInfoEncoder``'s):
-    ///   its URLs, which it checked, are not parsed again (``urls`` holds nil for each).
+    ///   its URLs, which it checked, are not parsed again (``urls`` holds nil for
+    ///   each), nor its maps' keys compared (it wrote none twice).
     package init?(_ bytes: [UInt8], limits: PropertyListLimits, ownBytes: Bool = false) {
         self.bytes = bytes
         guard bytes.count <= Int(Int32.max), (try? limits.validate()) != nil, bytes.count <= limits.maxInputBytes else { return nil }
@@ -133,7 +134,8 @@ package struct MPTape {
             if innermost.remaining == 0 {
                 let finished = innermost.node
                 nodes[finished].next = Int32(nodes.count)
-                if innermost.isMap, !keysOnce(map: finished, bytes) { return nil }
+                // Our writer's maps hold no key twice (its stream hands a key written twice to the tree path).
+                if innermost.isMap, !ownBytes, !keysOnce(map: finished, bytes) { return nil }
                 depth -= 1
                 guard let outer = enclosing.popLast(), depth > 0 else { break }
                 innermost = outer

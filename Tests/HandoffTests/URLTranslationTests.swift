@@ -1,5 +1,5 @@
 import Foundation
-import Handoff
+@testable import Handoff
 import PropertyBased
 import PropertyList
 import Testing
@@ -286,6 +286,34 @@ struct URLTranslationTests {
             guard let plain = URLTranslator.plainReference(forPath: Substring(path), layout) else { return }
             #expect(plain == (try? URLTranslator().generalReference(forPath: Substring(path), "file://" + path, layout)), "\(path)")
         }
+    }
+
+    @Test("property: a file URL the glance accepts (file:///, then a plain path) gives the full rules' reference")
+    func plainFileURLs() async throws {
+        let layout = ContainerLayout.macOS(home: "/Users/ada", containers: [Self.app])
+        let container = "/Users/ada/Library/Mobile%20Documents/iCloud~com~example~App"
+        #expect(URLTranslator.plainFileURLPath("file://" + container + "/a") == Substring(container + "/a"))
+        let prefixes = ["file:///", "file://", "file:////", "FILE:///", "file://localhost/", "file:/", "files:///", "file:///%2F"]
+        // Plain pieces weighted three to one.
+        let plainPieces = ["a", "Documents", "%20", "/", "~", "x-y_z.txt"]
+        let pieces = plainPieces + plainPieces + plainPieces + ["a", "Documents", ".", "..", "%20", "%2", "/", "//", "~", "é", ";", "?q", "#f", "Users/ada/Library/Mobile%20Documents/",
+                      "iCloud~com~example~App/", "iCloud~com~example~Other/", container + "/", container.dropFirst() + "/"]
+        let urls = Gen.int(in: 0...(pieces.count - 1)).array(of: 1...6)
+        var accepted = 0
+        // A third in the container, where the glance may accept, a third in a directory one byte from it.
+        let near = "Usera/ada/Library/Mobile%20Documents/iCloud~com~example~App/"
+        await propertyCheck(count: 6_000, input: Gen.int(in: 0...(3 * prefixes.count - 1)), urls) { prefix, picks in
+            let start = prefixes[prefix % prefixes.count] + ["", container.dropFirst() + "/", near][prefix / prefixes.count]
+            let text = start + picks.map { pieces[$0] }.joined()
+            guard let path = URLTranslator.plainFileURLPath(text), let plain = URLTranslator.plainReference(forPath: path, layout) else { return }
+            accepted += 1
+            // The full rules: the file URL grammar's path, then the general reference.
+            let full = try? FileURLGrammar.resolvedPath(UserInfoURL(relative: text)).map {
+                try URLTranslator().generalReference(forPath: $0, text, layout)
+            }
+            #expect(plain == full, "\(text)")
+        }
+        #expect(accepted > 100)
     }
 
     @Test("property: outgoing on macOS, then incoming on iOS, names the same relative file")
