@@ -51,32 +51,22 @@ extension PayloadCodec {
     /// The direct path, or nil where it hands over to the tree path
     /// (directPayloadHandOver): a refusal before the userInfo's bytes (the
     /// tree path finds it again), a keyed-archive form, required keys or a cost
-    /// report per key path, a state the direct encoder or the tape does not
-    /// take, a version key the state writes itself, MP the size alone does not
-    /// prove within the limits. From the bytes on, both paths run the same code.
+    /// report per key path, a state the direct encoder does not take, a
+    /// version key the state writes itself, a URL the translator refuses or
+    /// inside a value mapped whole. From the bytes on (`send`, with its
+    /// payloadLimits check), both paths run the same code.
     package func directEncode<State: Encodable>(_ state: State, activity: ActivityPayload, encoder: UserInfoEncoder) throws -> EncodedPayload? {
         var outgoing = activity
         outgoing.userInfo = [:]
         guard !reportsCostPerKeyPath, userInfoForm == .mp, activity.requiredUserInfoKeys == nil,
-              (try? validate()) != nil, (try? outgoing.validate()) != nil,
-              let bytes = MPUserInfoEncoder(encoder: encoder, limits: WriterLimits(limits)).directBytes(state),
-              let tape = MPTape(bytes, limits: limits, ownBytes: true) else { return nil }
-        // The version, stamped at the end of the top map (in place, by the tree, when the state wrote the key).
-        var stamp: UserInfoDictionary = [:]
-        if let versioning {
-            guard tape.topValue(forKey: versioning.key) == nil else { return nil }
-            stamp = versioning.stamp(stamp)
-        }
-        // The URLs, translated in the order the tree walk visits them.
-        let translator = URLTranslator(policy: policy)
-        var translated: [Int: UserInfoURL] = [:]
-        for index in 0..<tape.urlCount {
-            let url = tape.url(index)
-            guard let sent = try? translator.outgoingURL(url, layout) else { return nil }
-            if sent != url { translated[index] = sent }
-        }
-        guard let userInfoBytes = try? tape.rewritten(urls: translated, appending: stamp),
-              MPUserInfoReader.withinLimits(byteCount: userInfoBytes.count, limits) else { return nil }
+              (try? validate()) != nil, (try? outgoing.validate()) != nil else { return nil }
+        // The URLs translated as they are written; the version stamped at the end of
+        // the top map (a state that wrote the key itself hands over: the tree
+        // replaces it in place).
+        let translator = URLTranslator(policy: policy), layout = self.layout
+        let stamp: UserInfoDictionary = versioning?.stamp([:]) ?? [:]
+        guard let userInfoBytes = MPUserInfoEncoder(encoder: encoder, limits: WriterLimits(limits))
+            .directBytes(state, translatingURLs: { try? translator.outgoingURL($0, layout) }, appending: stamp) else { return nil }
         return try send(outgoing, userInfoBytes: Data(userInfoBytes))
     }
 

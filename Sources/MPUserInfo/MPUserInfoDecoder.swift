@@ -89,20 +89,15 @@ package struct MPTape {
     /// The URLs of the URL nodes (by their `bits`), parsed once when checked
     /// (nil: a replaced URL that does not parse).
     var urls: [URL?] = []
-    /// The URL nodes, in order, and where each URL value starts (its marker).
+    /// The URL nodes, in order.
     var urlNodes: [Int32] = []
-    var urlValueStarts: [Int32] = []
     /// The relative strings of replaced URLs, by their `bits`.
     var replacedURLs: [Int: String] = [:]
 
     /// Maps of up to this many entries are searched by scan (lookups and the duplicate check).
     static let scanLimit = 16
 
-    ///
-    /// - Parameter ownBytes: the bytes are our writer's own (``MPUserInfoEncoder``'s):
-    ///   its URLs, which it checked, are not parsed again (``urls`` holds nil for
-    ///   each), nor its maps' keys compared (it wrote none twice).
-    package init?(_ bytes: [UInt8], limits: PropertyListLimits, ownBytes: Bool = false) {
+    package init?(_ bytes: [UInt8], limits: PropertyListLimits) {
         self.bytes = bytes
         guard bytes.count <= Int(Int32.max), (try? limits.validate()) != nil, bytes.count <= limits.maxInputBytes else { return nil }
         // The limits, charged as the reader charges them (each value and key one
@@ -134,8 +129,7 @@ package struct MPTape {
             if innermost.remaining == 0 {
                 let finished = innermost.node
                 nodes[finished].next = Int32(nodes.count)
-                // Our writer's maps hold no key twice (its stream hands a key written twice to the tree path).
-                if innermost.isMap, !ownBytes, !keysOnce(map: finished, bytes) { return nil }
+                if innermost.isMap, !keysOnce(map: finished, bytes) { return nil }
                 depth -= 1
                 guard let outer = enclosing.popLast(), depth > 0 else { break }
                 innermost = outer
@@ -153,12 +147,10 @@ package struct MPTape {
             }
             innermost.remaining -= 1
             innermost.keyNext = innermost.isMap
-            let valueStart = input.offset
-            guard let (read, members) = Self.value(&input, next: nodes.count + 1, urls: &urls, parsesURLs: !ownBytes) else { return nil }
+            guard let (read, members) = Self.value(&input, next: nodes.count + 1, urls: &urls) else { return nil }
             var node = read
             if node.kind == .url {
                 urlNodes.append(Int32(nodes.count))
-                urlValueStarts.append(Int32(valueStart))
             }
             if charges {
                 let payload = node.kind == .data || node.kind == .string || node.kind == .uuid || node.kind == .url ? Int(node.length) : 0
@@ -198,7 +190,7 @@ package struct MPTape {
     }
 
     /// Reads one value: its node (a container's without its count) and a container's members.
-    private static func value(_ input: inout ByteReader, next: Int, urls: inout [URL?], parsesURLs: Bool) -> (MPNode, Int)? {
+    private static func value(_ input: inout ByteReader, next: Int, urls: inout [URL?]) -> (MPNode, Int)? {
         guard let marker = input.readByte() else { return nil }
         var node = MPNode(kind: .null, next: Int32(next))
         var members = 0
@@ -254,11 +246,7 @@ package struct MPTape {
             guard input.readByte() == 5, input.readByte() == 0, let stringMarker = input.readByte(),
                   let length = stringLength(stringMarker, &input), let text = input.readBytes(length),
                   let relative = text.validUTF8String else { return nil }
-            var url: URL?
-            if parsesURLs {
-                guard let valid = UserInfoURL(relative: relative).validURL else { return nil }
-                url = valid
-            }
+            guard let url = UserInfoURL(relative: relative).validURL else { return nil }
             (node.kind, node.start, node.length, node.bits) = (.url, Int32(input.offset - length), Int32(length), UInt64(urls.count))
             urls.append(url)
         default:
@@ -331,41 +319,6 @@ package struct MPTape {
         let slot = Int(nodes[Int(urlNodes[index])].bits)
         replacedURLs[slot] = url.relative
         urls[slot] = url.url
-    }
-
-    /// The MP bytes of this userInfo with URLs replaced (by their index) and
-    /// `entries` added at the end of the top map: what ``MPUserInfoWriter``
-    /// writes for the userInfo so changed, when the tape's bytes are its own
-    /// (the changed parts are written by the writer itself).
-    package func rewritten(urls replaced: [Int: UserInfoURL], appending entries: UserInfoDictionary) throws(UserInfoError) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count + 64)
-        out.append(contentsOf: bytes[0..<4])
-        // The top map's header, for its new count (the writer's smallest form).
-        let count = Int(nodes[0].length) + entries.count
-        if count <= 15 {
-            out.append(0x80 | UInt8(count))
-        } else if count <= 0xFFFF {
-            out.append(contentsOf: [0xDE, UInt8(count >> 8), UInt8(truncatingIfNeeded: count)])
-        } else {
-            out.append(0xDF)
-            for shift in [24, 16, 8, 0] { out.append(UInt8(truncatingIfNeeded: count >> shift)) }
-        }
-        var copied = bytes[4] == 0xDE ? 7 : bytes[4] == 0xDF ? 9 : 5
-        let writer = MPUserInfoWriter()
-        for (index, url) in replaced.sorted(by: { $0.key < $1.key }) {
-            let node = nodes[Int(urlNodes[index])]
-            out.append(contentsOf: bytes[copied..<Int(urlValueStarts[index])])
-            // The URL as the writer writes it: after the header, 0x81 and the key "u".
-            out.append(contentsOf: try writer.writeBytes(["u": .url(url)])[7...])
-            copied = Int(node.start + node.length)
-        }
-        out.append(contentsOf: bytes[copied...])
-        if !entries.isEmpty {
-            let written = try writer.writeBytes(entries)
-            out.append(contentsOf: written[(4 + (entries.count <= 15 ? 1 : entries.count <= 0xFFFF ? 3 : 5))...])
-        }
-        return out
     }
 
     /// The bytes of node `index`.

@@ -52,6 +52,16 @@ public struct MPUserInfoEncoder: Sendable {
     package func directBytes<T: Encodable>(_ value: T) -> [UInt8]? {
         MPStream.write(value, options: encoder, limits: limits)
     }
+
+    /// The direct path for a payload (`PayloadCodec`'s Codable encode): the
+    /// bytes of the tree path's dictionary changed as the payload changes it,
+    /// `entries` added at the end (a key the state wrote too hands over), and
+    /// every URL value replaced by `translateURL`'s (nil hands over; so does a
+    /// URL inside a value mapped whole, such as a set). Nil where it hands over.
+    package func directBytes<T: Encodable>(_ value: T, translatingURLs translateURL: @escaping (UserInfoURL) -> UserInfoURL?,
+                                           appending entries: UserInfoDictionary) -> [UInt8]? {
+        MPStream.write(value, options: encoder, limits: limits, translatingURLs: translateURL, appending: entries)
+    }
 }
 
 /// Why the direct path stopped: the tree path answers instead.
@@ -77,26 +87,51 @@ final class MPStream {
         state = StreamState(out: MPEncoder(maxDepth: limits.maxDepth, meter: ExpansionMeter(limit: limits.maxExpandedBytes)))
     }
 
-    /// The direct bytes of `value`, or nil.
-    static func write<T: Encodable>(_ value: T, options: UserInfoEncoder, limits: WriterLimits) -> [UInt8]? {
+    /// The direct bytes of `value`, or nil (see ``MPUserInfoEncoder/directBytes(_:translatingURLs:appending:)``).
+    static func write<T: Encodable>(_ value: T, options: UserInfoEncoder, limits: WriterLimits,
+                                    translatingURLs translateURL: ((UserInfoURL) -> UserInfoURL?)? = nil,
+                                    appending entries: UserInfoDictionary = [:]) -> [UInt8]? {
         guard (try? limits.validate()) != nil else { return nil }
         let stream = MPStream(options: options, limits: limits)
+        stream.state.translateURL = translateURL
         for byte in MPUserInfoReader.header { stream.state.out.sink.append(byte) }
         do {
-            // A type that maps directly is written as mapped ([String: V] as its
-            // dictionary; a URL, a set… are no dictionary, however they encode themselves).
-            if let special = try options.specialValue(value, at: .root) {
-                guard case .dictionary = special else { return nil }
-                try stream.state.write(special, depth: 0)
-            } else {
-                let top = MPValueEncoder(stream: stream, parent: nil, key: nil, depth: 0)
-                try value.encode(to: top)
-                try top.finish()
+            // The top map: a [String: V]'s entries, or the value's own keyed container
+            // (a type that maps directly otherwise, a URL, a set…, is no dictionary,
+            // however it encodes itself).
+            let top: Int?
+            switch try options.mapping(value, at: .root, streamingEntries: true) {
+            case .value?:
+                return nil
+            case .entries(let dictionary)?:
+                top = try stream.writeEntries(dictionary, depth: 0, parent: nil, key: nil)
+            case nil:
+                let encoder = MPValueEncoder(stream: stream, parent: nil, key: nil, depth: 0)
+                try value.encode(to: encoder)
+                try encoder.finish()
+                // (A value written through a single-value container is checked to be a map at the end.)
+                top = encoder.container.flatMap { $0.isKeyed ? $0.id : nil }
+            }
+            if !entries.isEmpty {
+                guard let top else { return nil }
+                for (key, entry) in entries { try stream.state.write(entry, key: key, in: top) }
             }
         } catch {
             return nil
         }
         return stream.state.finish(limits)
+    }
+
+    /// Writes a [String: V] at `depth` (its slot taken): a map of its entries,
+    /// each value written in turn. Returns the map's container id.
+    func writeEntries(_ dictionary: any StringDictionaryEntries, depth: Int, parent: MPValueEncoder?, key: (any CodingKey)?) throws -> Int {
+        let encoder = MPValueEncoder(stream: self, parent: parent, key: key, depth: depth)
+        let id = try state.openContainer(keyed: true, depth: depth)
+        try dictionary.forEachEntry { entryKey, entry in
+            let entryDepth = try state.key(entryKey, in: id)
+            try write(entry, depth: entryDepth, parent: encoder, key: AnyCodingKey(dictionaryKey: entryKey))
+        }
+        return id
     }
 
     /// Writes an `Encodable` at `depth` (its slot taken): a type that maps
@@ -109,13 +144,7 @@ final class MPStream {
             try state.write(special, depth: depth)
             return
         case .entries(let dictionary)?:
-            // A [String: V]: a map of its entries, each value written in turn.
-            let encoder = MPValueEncoder(stream: self, parent: parent, key: key, depth: depth)
-            let id = try state.openContainer(keyed: true, depth: depth)
-            try dictionary.forEachEntry { entryKey, entry in
-                let entryDepth = try state.key(entryKey, in: id)
-                try write(entry, depth: entryDepth, parent: encoder, key: AnyCodingKey(dictionaryKey: entryKey))
-            }
+            _ = try writeEntries(dictionary, depth: depth, parent: parent, key: key)
             return
         case nil:
             break
@@ -131,6 +160,8 @@ struct StreamState: ~Copyable {
     var out: MPEncoder
     /// Set once anything went another way than the tree path's (`directHandOver`): the result is then discarded.
     var handedOver = false
+    /// What each URL value becomes (nil: hand over), when URLs are translated.
+    var translateURL: ((UserInfoURL) -> UserInfoURL?)?
 
     struct Open {
         let id: Int
@@ -259,8 +290,22 @@ struct StreamState: ~Copyable {
         return open[open.count - 1].depth + 1
     }
 
-    /// Writes a value the tree encoder would make, as the writer writes it.
+    /// Writes a value the tree encoder would make, as the writer writes it
+    /// (a URL translated, when URLs are).
     mutating func write(_ value: UserInfoValue, depth: Int) throws(HandToTreePath) {
+        if let translateURL {
+            switch value {
+            case .url(let url):
+                guard let sent = translateURL(url) else { throw handOver() }
+                do { try out.encode(.url(sent), depth: depth) } catch { throw handOver() }
+                return
+            case .array, .set, .dictionary:
+                // A value mapped whole (a set, a top-level dictionary): its URLs are the tree's to translate.
+                guard !value.containsURL else { throw handOver() }
+            default:
+                break
+            }
+        }
         do { try out.encode(value, depth: depth) } catch { throw handOver() }
     }
 
@@ -560,5 +605,18 @@ struct MPSingleValueContainer: SingleValueEncodingContainer {
         // The inner value is this value: same slot, depth and path.
         try stream.write(value, depth: encoder.depth, parent: encoder.parent, key: encoder.key)
         encoder.wroteSingleValue = true
+    }
+}
+
+extension UserInfoValue {
+    /// Whether a URL is anywhere in this value (a base counts as part of its URL).
+    fileprivate var containsURL: Bool {
+        switch self {
+        case .url: true
+        case .array(let elements): elements.contains { $0.containsURL }
+        case .set(let set): set.contains { $0.containsURL }
+        case .dictionary(let dictionary): dictionary.contains { $0.value.containsURL }
+        default: false
+        }
     }
 }
