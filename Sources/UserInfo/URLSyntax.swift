@@ -1,4 +1,5 @@
 package import FoundationEssentials
+@_spi(ByteKit) import PropertyList
 
 /// Which URL strings a userInfo may carry: those FoundationEssentials parses
 /// as an RFC 3986 URL reference without percent-encoding anything for us
@@ -24,11 +25,10 @@ extension UserInfoURL {
     /// `URLSyntaxTests.plainURLStrings`); anything else is parsed. What is
     /// written most (file URLs, `https://host/path`) costs a scan, not a parse.
     package static func isPlainURLString(_ text: String) -> Bool {
-        var utf8 = text.utf8
-        return utf8.withContiguousStorageIfAvailable { isPlainURLString(bytes: $0) } ?? false
+        text.withUTF8Span { isPlainURLString(bytes: $0) }
     }
 
-    static func isPlainURLString(bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    static func isPlainURLString(bytes: Span<UInt8>) -> Bool {
         let count = bytes.count
         guard count > 0, isLetter(bytes[0]) else { return false }
         var index = 1
