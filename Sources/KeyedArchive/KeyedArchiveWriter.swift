@@ -89,7 +89,12 @@ public struct KeyedArchiveWriter: Sendable {
     /// of the DocumentFormats module.)
     public func write(_ value: UserInfoValue) throws(UserInfoError) -> Data {
         // An archive's own property list nests four deep, whatever the userInfo's depth.
-        try archiveBytes(value) { archive throws(PropertyListError) in try BinaryPropertyListWriter().write(archive) }
+        try archiveBytes(value) { archive throws(PropertyListError) in
+            var writer = BinaryPropertyListWriter()
+            // Each object is a scalar or refers to others by UID (a scalar each).
+            if case .dictionary(let root) = archive, case .array(let objects)? = root[Field.objects$] { writer.expectedScalars = 2 * objects.count }
+            return try writer.write(archive)
+        }
     }
 }
 

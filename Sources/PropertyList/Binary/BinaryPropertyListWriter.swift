@@ -19,6 +19,9 @@ public struct BinaryPropertyListWriter: Sendable {
     public var limits: WriterLimits
     /// The order of dictionary keys (``KeyOrder/sorted``, as Apple writes them, by default).
     public var keyOrder: KeyOrder = .sorted
+    /// How many distinct scalars the value is expected to hold (0: unknown):
+    /// room made for them at once, where a writer knows (a keyed archive's objects).
+    package var expectedScalars = 0
 
     /// Creates a writer.
     public init(limits: WriterLimits = .default) {
@@ -37,7 +40,8 @@ public struct BinaryPropertyListWriter: Sendable {
     /// Encodes `value` as a binary property list into a byte array.
     public func writeBytes(_ value: PropertyListValue) throws(PropertyListError) -> [UInt8] {
         try limits.validate()
-        var flattener = BinaryPropertyListFlattener(maxDepth: limits.maxDepth, maxExpandedBytes: limits.maxExpandedBytes, keyOrder: keyOrder)
+        var flattener = BinaryPropertyListFlattener(maxDepth: limits.maxDepth, maxExpandedBytes: limits.maxExpandedBytes, keyOrder: keyOrder,
+                                                    expectedScalars: expectedScalars)
         _ = try flattener.flatten(value, depth: 0)
         let meter = flattener.meter
         let bytes = flattener.serialize()
@@ -124,12 +128,13 @@ internal struct BinaryPropertyListFlattener: ~Copyable {
     private var references = GrowableBuffer<Int>()
     /// The encoded scalar objects, back to back, each distinct one once.
     private var scalars = ByteSink(capacity: 256)
-    private var uniqued = ScalarNumbers()
+    private var uniqued: ScalarNumbers
 
-    init(maxDepth: Int, maxExpandedBytes: Int, keyOrder: KeyOrder = .sorted) {
+    init(maxDepth: Int, maxExpandedBytes: Int, keyOrder: KeyOrder = .sorted, expectedScalars: Int = 0) {
         self.maxDepth = maxDepth
         self.keyOrder = keyOrder
         meter = ExpansionMeter(limit: maxExpandedBytes)
+        uniqued = ScalarNumbers(expected: expectedScalars)
     }
 
     /// Numbers `value` and everything under it in pre-order; returns its object number.
@@ -376,10 +381,17 @@ internal struct BinaryPropertyListFlattener: ~Copyable {
 /// writing quadratic.
 private struct ScalarNumbers: ~Copyable {
     /// `hash bits << 32 | (object number + 1)`, or 0 for an empty slot.
-    /// (256 slots: a keyed archive of a Handoff-sized userInfo numbers over
-    /// 100 scalars; growing from 64 cost 8% of writing it, measured.)
-    private var slots = GrowableBuffer<UInt64>(repeating: 0, count: 256)
+    private var slots: GrowableBuffer<UInt64>
     private var count = 0
+
+    /// A table with room for `expected` scalars (at least 64 slots, at most
+    /// half full): growing from 64 cost 8% of writing a keyed archive of a
+    /// Handoff-sized userInfo (measured).
+    init(expected: Int) {
+        var size = 64
+        while size < 2 * expected, size < 1 << 20 { size *= 2 }
+        slots = GrowableBuffer<UInt64>(repeating: 0, count: size)
+    }
 
     /// The number of a scalar encoded as `scalars[range]` numbered before,
     /// else `next` (now taken). `written` describes the objects numbered so far.
