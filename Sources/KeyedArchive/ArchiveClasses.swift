@@ -12,6 +12,26 @@ enum ArchiveClass: String, CaseIterable, Sendable {
     case uuid = "NSUUID"
     case url = "NSURL"
 
+    /// The class's place among ``allCases``, for tables indexed by class.
+    var ordinal: Int {
+        switch self {
+        case .array: return 0
+        case .mutableArray: return 1
+        case .dictionary: return 2
+        case .mutableDictionary: return 3
+        case .set: return 4
+        case .mutableSet: return 5
+        case .string: return 6
+        case .mutableString: return 7
+        case .data: return 8
+        case .mutableData: return 9
+        case .date: return 10
+        case .null: return 11
+        case .uuid: return 12
+        case .url: return 13
+        }
+    }
+
     /// The chain Apple writes in `$classes`.
     var chain: [String] {
         switch self {

@@ -47,15 +47,27 @@ public struct KeyedArchiveWriter: Sendable {
         _ value: UserInfoValue,
         serializedBy serialize: (PropertyListValue) throws(PropertyListError) -> Bytes
     ) throws(UserInfoError) -> Bytes {
-        let archived = try archive(value, tracing: false)
+        let (builder, root) = try build(value, tracing: false)
+        return try serialized(builder, root: root, by: serialize)
+    }
+
+    private func serialized<Bytes: Collection>(
+        _ builder: ArchiveBuilder, root: UInt32,
+        by serialize: (PropertyListValue) throws(PropertyListError) -> Bytes
+    ) throws(UserInfoError) -> Bytes {
         let bytes: Bytes
         do throws(PropertyListError) {
-            bytes = try serialize(archived.archive)
+            bytes = try serialize(builder.propertyList(root: root))
         } catch {
             throw UserInfoError(error)
         }
-        do { try limits.checkReadable(expandedSize: archived.expandedSize, outputBytes: bytes.count) } catch { throw UserInfoError(error.code, error.reason) }
+        try checkReadable(builder, outputBytes: bytes.count)
         return bytes
+    }
+
+    /// unreadableOutput: a reader with these limits reads the archive back.
+    private func checkReadable(_ builder: borrowing ArchiveBuilder, outputBytes: Int) throws(UserInfoError) {
+        do { try limits.checkReadable(expandedSize: builder.meter.charged, outputBytes: outputBytes) } catch { throw UserInfoError(error.code, error.reason) }
     }
 
     /// The archive, and where each dictionary entry of `value` (reached
@@ -67,6 +79,12 @@ public struct KeyedArchiveWriter: Sendable {
     }
 
     private func archive(_ value: UserInfoValue, tracing: Bool) throws(UserInfoError) -> (archive: PropertyListValue, entries: [ArchivedEntry], expandedSize: Int) {
+        let (builder, root) = try build(value, tracing: tracing)
+        return (builder.propertyList(root: root), builder.trace ?? [], builder.meter.charged)
+    }
+
+    /// The archive's objects, numbered.
+    private func build(_ value: UserInfoValue, tracing: Bool) throws(UserInfoError) -> (builder: ArchiveBuilder, root: UInt32) {
         do {
             try limits.validate()
         } catch {
@@ -75,25 +93,48 @@ public struct KeyedArchiveWriter: Sendable {
         var builder = ArchiveBuilder(maxDepth: limits.maxDepth, maxExpandedBytes: limits.maxExpandedBytes)
         if tracing { builder.trace = [] }
         let root = try builder.encode(value, depth: 0)
-        let archive: PropertyListValue = .dictionary([
-            Field.archiver: .string(Field.archiverName),
-            Field.version: .integer(PropertyListInteger(Field.archiveVersion)),
-            Field.top: .dictionary([Field.root: .uid(root)]),
-            Field.objects$: .array(builder.objects),
-        ])
-        return (archive, builder.trace ?? [], builder.meter.charged)
+        return (builder, root)
     }
 
     /// The archive as a binary property list, the form NSKeyedArchiver writes.
     /// (For XML, write ``archive(_:)`` with the XML writer, or use `UserInfoCodec`
     /// of the DocumentFormats module.)
     public func write(_ value: UserInfoValue) throws(UserInfoError) -> Data {
-        // An archive's own property list nests four deep, whatever the userInfo's depth.
-        try archiveBytes(value) { archive throws(PropertyListError) in
+        Data(try writeBytes(value))
+    }
+
+    /// The binary archive of `value`, numbered straight into the binary
+    /// object table (``ArchiveBuilder/binaryArchive(root:limits:)``): the same
+    /// bytes as ``archive(_:)`` written by `BinaryPropertyListWriter`, without
+    /// the property-list tree. A refusal of the binary writer (a limit) is
+    /// made by that tree path, so that it reads exactly as there.
+    package func writeBytes(_ value: UserInfoValue) throws(UserInfoError) -> [UInt8] {
+        let (builder, root) = try build(value, tracing: false)
+        let bytes: [UInt8]
+        do throws(PropertyListError) {
+            bytes = try builder.binaryArchive(root: root, limits: .default)
+        } catch {
+            return try treeBytes(builder, root: root)
+        }
+        try checkReadable(builder, outputBytes: bytes.count)
+        return bytes
+    }
+
+    /// The binary archive through the property-list tree: the reference the
+    /// direct path is checked against (tests, the keyed-decode fuzz target).
+    package func writeBytesThroughTree(_ value: UserInfoValue) throws(UserInfoError) -> [UInt8] {
+        let (builder, root) = try build(value, tracing: false)
+        return try treeBytes(builder, root: root)
+    }
+
+    private func treeBytes(_ builder: ArchiveBuilder, root: UInt32) throws(UserInfoError) -> [UInt8] {
+        try serialized(builder, root: root) { archive throws(PropertyListError) in
+            // The archive's own property list nests four deep, whatever the
+            // userInfo's depth: it is written with the default limits.
             var writer = BinaryPropertyListWriter()
             // Each object is a scalar or refers to others by UID (a scalar each).
-            if case .dictionary(let root) = archive, case .array(let objects)? = root[Field.objects$] { writer.expectedScalars = 2 * objects.count }
-            return try writer.write(archive)
+            writer.expectedScalars = 2 * builder.objects.count
+            return try writer.writeBytes(archive)
         }
     }
 }
@@ -107,11 +148,39 @@ package struct ArchivedEntry: Sendable {
     package let position: Int
 }
 
+/// An archive object as ``ArchiveBuilder`` numbers it: what its entry in
+/// `$objects` holds, with the UIDs it refers to, before it is written as a
+/// property list (``ArchiveBuilder/propertyList(root:)``) or straight into a
+/// binary object table (``ArchiveBuilder/binaryArchive(root:limits:)``).
+enum ArchiveObject {
+    /// `$null`, object 0.
+    case nullString
+    /// A string, number or data, stored inline.
+    case scalar(PropertyListValue)
+    /// `{$class}`: NSNull.
+    case null(classUID: UInt32)
+    /// `{$class, NS.time}`: NSDate.
+    case date(seconds: Double, classUID: UInt32)
+    /// `{$class, NS.uuidbytes}`: NSUUID.
+    case uuid(bytes: Data, classUID: UInt32)
+    /// `{$class, NS.base, NS.relative}`: NSURL (base 0 when it has none).
+    case url(base: UInt32, relative: UInt32, classUID: UInt32)
+    /// `{$class, NS.objects}`: NSArray or NSSet, members `references[start ..< start + count]`.
+    case list(start: Int, count: Int, classUID: UInt32)
+    /// `{$class, NS.keys, NS.objects}`: NSDictionary, keys `references[start ..< start + count]`, values the next `count`.
+    case dictionary(start: Int, count: Int, classUID: UInt32)
+    /// `{$classes, $classname}`: a class entry.
+    case classEntry(ArchiveClass)
+}
+
 /// Numbers objects as NSKeyedArchiver does.
 struct ArchiveBuilder {
     let maxDepth: Int
-    private(set) var objects: [PropertyListValue] = [.string(Field.nullObject)]
-    private var classes: [ArchiveClass: UInt32] = [:]
+    private(set) var objects: [ArchiveObject] = [.nullString]
+    /// The UIDs lists and dictionaries refer to (``ArchiveObject``).
+    private(set) var references: [UInt32] = []
+    /// Each class's entry, by ``ArchiveClass/ordinal`` (0: not yet appended).
+    private var classes = [UInt32](repeating: 0, count: ArchiveClass.allCases.count)
     private var shared: [PropertyListValue: UInt32] = [:]
     private var nullObject: UInt32?
 
@@ -129,6 +198,7 @@ struct ArchiveBuilder {
         // growing from empty cost a sixth of archiving a 1 KB state).
         shared.reserveCapacity(64)
         objects.reserveCapacity(64)
+        references.reserveCapacity(64)
     }
 
     /// Charges one node of the userInfo value's expanded size.
@@ -145,21 +215,20 @@ struct ArchiveBuilder {
         case .number, .data: return inline(value.propertyListScalar!)
         case .null:
             if let nullObject { return nullObject }
-            let uid = append(.null)
-            objects[Int(uid)] = .dictionary([Field.class: .uid(classEntry(.null))])
+            let uid = append(.nullString)
+            objects[Int(uid)] = .null(classUID: classEntry(.null))
             nullObject = uid
             return uid
         case .date(let date):
             let seconds = date.timeIntervalSinceReferenceDate
             // invalidDate: the reader refuses dates outside PropertyListValue.dateRange, so the writer does too.
             guard PropertyListValue.isValidDate(seconds) else { throw UserInfoError(.invalidDate, "date is \(seconds)") }
-            let uid = append(.null)
-            objects[Int(uid)] = .dictionary([Field.time: .real(seconds), Field.class: .uid(classEntry(.date))])
+            let uid = append(.nullString)
+            objects[Int(uid)] = .date(seconds: seconds, classUID: classEntry(.date))
             return uid
         case .uuid(let uuid):
-            let uid = append(.null)
-            let bytes = Data(uuid.byteArray)
-            objects[Int(uid)] = .dictionary([Field.uuidBytes: .data(bytes), Field.class: .uid(classEntry(.uuid))])
+            let uid = append(.nullString)
+            objects[Int(uid)] = .uuid(bytes: Data(uuid.byteArray), classUID: classEntry(.uuid))
             return uid
         case .url(let url):
             return try encodeURL(url, depth: depth)
@@ -179,44 +248,41 @@ struct ArchiveBuilder {
     @inline(never)
     private mutating func encodeList(_ members: [UserInfoValue], as listClass: ArchiveClass, depth: Int) throws(UserInfoError) -> UInt32 {
         try enter(depth)
-        let uid = append(.null)
-        var references: [PropertyListValue] = []
-        references.reserveCapacity(members.count)
+        let uid = append(.nullString)
+        let start = references.count
+        references.append(contentsOf: repeatElement(0, count: members.count))
         let tracing = trace != nil
         if tracing && listClass == .set { setsAround += 1 }
         for (position, member) in members.enumerated() {
             if tracing { path.append(.index(position)) }
-            do { references.append(.uid(try encode(member, depth: depth + 1))) } catch { throw error.inside(.index(position)) }
+            do { references[start + position] = try encode(member, depth: depth + 1) } catch { throw error.inside(.index(position)) }
             if tracing { path.removeLast() }
         }
         if tracing && listClass == .set { setsAround -= 1 }
-        objects[Int(uid)] = .dictionary([Field.objects: .array(references), Field.class: .uid(classEntry(listClass))])
+        objects[Int(uid)] = .list(start: start, count: members.count, classUID: classEntry(listClass))
         return uid
     }
 
     @inline(never)
     private mutating func encodeDictionary(_ dictionary: UserInfoDictionary, depth: Int) throws(UserInfoError) -> UInt32 {
         try enter(depth)
-        let uid = append(.null)
+        let uid = append(.nullString)
         let keys = dictionary.sortedKeys
-        var keyReferences: [PropertyListValue] = []
-        var valueReferences: [PropertyListValue] = []
-        keyReferences.reserveCapacity(keys.count)
-        valueReferences.reserveCapacity(keys.count)
+        let start = references.count
+        references.append(contentsOf: repeatElement(0, count: 2 * keys.count))
         // NSDictionary encodes all its keys, then all its values.
-        for key in keys {
-            do { keyReferences.append(.uid(try encode(.string(key), depth: depth + 1))) } catch { throw error.inside(.key(key)) }
+        for (position, key) in keys.enumerated() {
+            do { references[start + position] = try encode(.string(key), depth: depth + 1) } catch { throw error.inside(.key(key)) }
         }
         for (position, key) in keys.enumerated() {
             if trace != nil {
                 path.append(.key(key))
                 if setsAround == 0 { trace!.append(ArchivedEntry(keyPath: PropertyListKeyPath(path), dictionary: uid, position: position)) }
             }
-            do { valueReferences.append(.uid(try encode(dictionary[key]!, depth: depth + 1))) } catch { throw error.inside(.key(key)) }
+            do { references[start + keys.count + position] = try encode(dictionary[key]!, depth: depth + 1) } catch { throw error.inside(.key(key)) }
             if trace != nil { path.removeLast() }
         }
-        objects[Int(uid)] = .dictionary([Field.keys: .array(keyReferences), Field.objects: .array(valueReferences),
-                                         Field.class: .uid(classEntry(.dictionary))])
+        objects[Int(uid)] = .dictionary(start: start, count: keys.count, classUID: classEntry(.dictionary))
         return uid
     }
 
@@ -236,7 +302,7 @@ struct ArchiveBuilder {
             throw UserInfoError(.invalidURL, "\"\(url.relative)\" is not a URL Foundation can parse")
         }
         try enter(depth)
-        let uid = append(.null)
+        let uid = append(.nullString)
         var base: UInt32 = 0
         if let baseURL = url.base {
             // The base is a node of its own; the relative string is the URL's payload.
@@ -244,7 +310,7 @@ struct ArchiveBuilder {
             base = try encodeURL(baseURL, depth: depth + 1)
         }
         let relative = try encodeString(url.relative)
-        objects[Int(uid)] = .dictionary([Field.base: .uid(base), Field.relative: .uid(relative), Field.class: .uid(classEntry(.url))])
+        objects[Int(uid)] = .url(base: base, relative: relative, classUID: classEntry(.url))
         return uid
     }
 
@@ -255,24 +321,56 @@ struct ArchiveBuilder {
 
     private mutating func inline(_ scalar: PropertyListValue) -> UInt32 {
         if let uid = shared[scalar] { return uid }
-        let uid = append(scalar)
+        let uid = append(.scalar(scalar))
         shared[scalar] = uid
         return uid
     }
 
-    private mutating func append(_ object: PropertyListValue) -> UInt32 {
+    private mutating func append(_ object: ArchiveObject) -> UInt32 {
         objects.append(object)
         return UInt32(objects.count - 1)
     }
 
     /// The UID of the class entry, appended when first needed.
     private mutating func classEntry(_ archiveClass: ArchiveClass) -> UInt32 {
-        if let uid = classes[archiveClass] { return uid }
-        let uid = append(.dictionary([
-            Field.classname: .string(archiveClass.rawValue),
-            Field.classes: .array(archiveClass.chain.map { .string($0) }),
-        ]))
-        classes[archiveClass] = uid
-        return uid
+        let uid = classes[archiveClass.ordinal]
+        if uid != 0 { return uid }
+        let appended = append(.classEntry(archiveClass))
+        classes[archiveClass.ordinal] = appended
+        return appended
+    }
+}
+
+// MARK: - The archive as a property list
+
+extension ArchiveBuilder {
+    /// The archive as a property-list value: `$objects` from the numbered objects.
+    func propertyList(root: UInt32) -> PropertyListValue {
+        let uids = { (start: Int, count: Int) -> PropertyListValue in
+            .array(references[start..<(start + count)].map { .uid($0) })
+        }
+        let archived: [PropertyListValue] = objects.map { object in
+            switch object {
+            case .nullString: return .string(Field.nullObject)
+            case .scalar(let scalar): return scalar
+            case .null(let classUID): return .dictionary([Field.class: .uid(classUID)])
+            case .date(let seconds, let classUID): return .dictionary([Field.time: .real(seconds), Field.class: .uid(classUID)])
+            case .uuid(let bytes, let classUID): return .dictionary([Field.uuidBytes: .data(bytes), Field.class: .uid(classUID)])
+            case .url(let base, let relative, let classUID):
+                return .dictionary([Field.base: .uid(base), Field.relative: .uid(relative), Field.class: .uid(classUID)])
+            case .list(let start, let count, let classUID):
+                return .dictionary([Field.objects: uids(start, count), Field.class: .uid(classUID)])
+            case .dictionary(let start, let count, let classUID):
+                return .dictionary([Field.keys: uids(start, count), Field.objects: uids(start + count, count), Field.class: .uid(classUID)])
+            case .classEntry(let archiveClass):
+                return .dictionary([Field.classname: .string(archiveClass.rawValue), Field.classes: .array(archiveClass.chain.map { .string($0) })])
+            }
+        }
+        return .dictionary([
+            Field.archiver: .string(Field.archiverName),
+            Field.version: .integer(PropertyListInteger(Field.archiveVersion)),
+            Field.top: .dictionary([Field.root: .uid(root)]),
+            Field.objects$: .array(archived),
+        ])
     }
 }

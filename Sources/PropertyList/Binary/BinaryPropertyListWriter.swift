@@ -109,10 +109,70 @@ extension BinaryPropertyListWriter {
     }
 }
 
+/// A binary property list written object by object, for a writer that walks
+/// a structure of its own instead of a ``PropertyListValue`` tree (the keyed
+/// archive writer, which numbers its objects straight into this table).
+///
+/// The caller visits objects in the order ``BinaryPropertyListWriter`` would
+/// flatten the equal tree (pre-order; a dictionary's keys in writer order,
+/// then its values) and makes the same charges, so the bytes, the limits
+/// checked and the refusals are the tree's. Equal scalars share one object, as
+/// there: ``unique(_:)`` always gives an equal scalar the same number, so a
+/// caller may keep numbers it was given and charge a repeated scalar instead.
+package struct BinaryObjectTable: ~Copyable {
+    private var flattener: BinaryPropertyListFlattener
+    private let limits: WriterLimits
+
+    /// A table for a value of about `expectedScalars` distinct scalars.
+    package init(limits: WriterLimits, expectedScalars: Int) throws(PropertyListError) {
+        try limits.validate()
+        self.limits = limits
+        flattener = BinaryPropertyListFlattener(maxDepth: limits.maxDepth, maxExpandedBytes: limits.maxExpandedBytes,
+                                                expectedScalars: expectedScalars)
+    }
+
+    /// Charges a node at `depth` with `payload` bytes (a scalar, or a dictionary key at its entries' depth).
+    @inline(__always)
+    package mutating func charge(depth: Int, payload: Int) throws(PropertyListError) {
+        try flattener.meter.charge(depth: depth, payload: payload)
+    }
+
+    /// The number of `scalar`: of an equal scalar numbered before, or the next one. Not charged.
+    package mutating func unique(_ scalar: PropertyListValue) -> Int {
+        flattener.unique(scalar)
+    }
+
+    /// Numbers an array of `count` elements at `depth` (charged); returns its
+    /// number and the first of its `count` reference slots.
+    package mutating func array(count: Int, depth: Int) throws(PropertyListError) -> (number: Int, slots: Int) {
+        try flattener.container(count: count, dictionary: false, depth: depth)
+    }
+
+    /// Numbers a dictionary of `count` entries at `depth` (charged); returns its
+    /// number and the first of its `2 × count` reference slots (keys, then values).
+    package mutating func dictionary(count: Int, depth: Int) throws(PropertyListError) -> (number: Int, slots: Int) {
+        try flattener.container(count: count, dictionary: true, depth: depth)
+    }
+
+    /// Points reference slot `slot` at object `number`.
+    @inline(__always)
+    package mutating func refer(_ slot: Int, to number: Int) {
+        flattener.refer(slot, to: number)
+    }
+
+    /// The file, refused (``ErrorCode/expansionLimitExceeded``) if a reader with
+    /// these limits would not read it back; object 0 is the top object.
+    package consuming func bytes() throws(PropertyListError) -> [UInt8] {
+        let bytes = flattener.serialize()
+        try flattener.meter.checkReadable(outputBytes: bytes.count, limits)
+        return bytes
+    }
+}
+
 /// Pass one assigns object numbers and encodes each distinct scalar; pass two
 /// lays the objects out in number order.
 internal struct BinaryPropertyListFlattener: ~Copyable {
-    fileprivate enum Entry {
+    enum Entry {
         /// The object's bytes are `scalars[start ..< start + length]`.
         case scalar(start: Int, length: Int)
         /// Children are `references[start ..< start + count]`.
@@ -123,7 +183,7 @@ internal struct BinaryPropertyListFlattener: ~Copyable {
 
     private let maxDepth: Int
     private let keyOrder: KeyOrder
-    private(set) var meter: ExpansionMeter
+    var meter: ExpansionMeter
     private var entries = GrowableBuffer<Entry>()
     private var references = GrowableBuffer<Int>()
     /// The encoded scalar objects, back to back, each distinct one once.
@@ -188,6 +248,22 @@ internal struct BinaryPropertyListFlattener: ~Copyable {
         }
     }
 
+    /// A container numbered with room for its references (``BinaryObjectTable``).
+    mutating func container(count: Int, dictionary: Bool, depth: Int) throws(PropertyListError) -> (number: Int, slots: Int) {
+        try meter.charge(depth: depth, payload: 0)
+        try enter(depth)
+        let number = entries.count
+        let start = references.count
+        entries.append(dictionary ? .dictionary(start: start, count: count) : .array(start: start, count: count))
+        references.append(repeating: 0, count: dictionary ? 2 * count : count)
+        return (number, start)
+    }
+
+    @inline(__always)
+    mutating func refer(_ slot: Int, to number: Int) {
+        references[slot] = number
+    }
+
     private func enter(_ depth: Int) throws(PropertyListError) {
         // depthLimitExceeded: never write what the reader refuses.
         guard depth < maxDepth else {
@@ -199,7 +275,7 @@ internal struct BinaryPropertyListFlattener: ~Copyable {
     /// The scalar is encoded first: exactly equal scalars are exactly the ones
     /// with equal bytes (each has one encoding), so those bytes are what is
     /// compared, and they are kept only for a new object.
-    private mutating func unique(_ scalar: PropertyListValue) -> Int {
+    mutating func unique(_ scalar: PropertyListValue) -> Int {
         let next = entries.count
         let start = scalars.count
         Self.appendScalar(scalar, to: &scalars)
