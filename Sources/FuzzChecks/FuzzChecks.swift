@@ -425,6 +425,7 @@ struct UserInfoRoundTrip {
     var expandedSize: Int?
 
     func check(_ value: UserInfoValue) throws(FuzzFinding) {
+        try DirectArchiveOracle(entryPoint: entryPoint).check(value)
         for format in [DocumentFormat.binary, .xml] {
             for profile in UserInfoProfile.allCases {
                 let encoded: Data
@@ -466,6 +467,29 @@ struct UserInfoRoundTrip {
 
     private func expect(_ condition: Bool, _ message: @autoclosure () -> String) throws(FuzzFinding) {
         if !condition { throw FuzzFinding(entryPoint: entryPoint, message: message()) }
+    }
+}
+
+/// The binary keyed archive written straight into the binary object table
+/// against the archive's property-list tree written by the binary writer
+/// (Specs/keyed-archive.md, "Writer", `directBinaryArchive`): the same bytes,
+/// or the same refusal (code, key path and reason).
+struct DirectArchiveOracle {
+    let entryPoint: FuzzEntryPoint
+
+    func check(_ value: UserInfoValue) throws(FuzzFinding) {
+        let writer = KeyedArchiveWriter()
+        let direct = Result { () throws(UserInfoError) in try writer.writeBytes(value) }
+        let tree = Result { () throws(UserInfoError) in try writer.writeBytesThroughTree(value) }
+        switch (direct, tree) {
+        case (.success(let directBytes), .success(let treeBytes)) where directBytes == treeBytes:
+            return
+        case (.failure(let directError), .failure(let treeError))
+            where directError.code == treeError.code && directError.keyPath == treeError.keyPath && directError.reason == treeError.reason:
+            return
+        default:
+            throw FuzzFinding(entryPoint: entryPoint, message: "the direct keyed archive (\(direct.map(\.count))) differs from the tree path's (\(tree.map(\.count)))")
+        }
     }
 }
 

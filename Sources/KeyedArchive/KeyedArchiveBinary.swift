@@ -78,7 +78,8 @@ private struct ArchiveBinaryLayout: ~Copyable {
         try table.charge(depth: depth, payload: 0)
         let known = uidNumbers[Int(uid)]
         if known >= 0 { return known }
-        let number = table.unique(.uid(uid))
+        // Only UIDs equal UIDs, and each is numbered here once.
+        let number = table.appendUnshared(.uid(uid))
         uidNumbers[Int(uid)] = number
         return number
     }

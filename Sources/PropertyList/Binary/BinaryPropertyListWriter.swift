@@ -142,6 +142,14 @@ package struct BinaryObjectTable: ~Copyable {
         flattener.unique(scalar)
     }
 
+    /// A new object for `scalar`, not entered in the table of scalars: for a
+    /// scalar the caller numbers itself, which no other scalar of the value
+    /// equals and for which ``unique(_:)`` is never asked (a keyed archive's
+    /// UIDs, each numbered once and kept by the archive writer). Not charged.
+    package mutating func appendUnshared(_ scalar: PropertyListValue) -> Int {
+        flattener.appendUnshared(scalar)
+    }
+
     /// Numbers an array of `count` elements at `depth` (charged); returns its
     /// number and the first of its `count` reference slots.
     package mutating func array(count: Int, depth: Int) throws(PropertyListError) -> (number: Int, slots: Int) {
@@ -287,6 +295,14 @@ internal struct BinaryPropertyListFlattener: ~Copyable {
             scalars.removeLast(from: start)
         }
         return number
+    }
+
+    /// A new object for `scalar`, outside the table of scalars (``BinaryObjectTable/appendUnshared(_:)``).
+    mutating func appendUnshared(_ scalar: PropertyListValue) -> Int {
+        let start = scalars.count
+        Self.appendScalar(scalar, to: &scalars)
+        entries.append(.scalar(start: start, length: scalars.count - start))
+        return entries.count - 1
     }
 
     /// The objects as ``BinaryObjectGraph`` describes them, sized as ``serialize()`` writes them.
