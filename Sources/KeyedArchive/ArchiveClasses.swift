@@ -44,17 +44,19 @@ enum ArchiveClass: String, CaseIterable, Sendable {
         }
     }
 
-    /// The `NS.` fields the class reads; any other `NS.` or `$` field is refused.
-    var fields: Set<String> {
+    /// Whether `field` is one of the `NS.` fields the class reads; any other
+    /// `NS.` or `$` field is refused. (Compared without building a set: this
+    /// runs for every field of every instance read.)
+    func reads(_ field: String) -> Bool {
         switch self {
-        case .array, .mutableArray, .set, .mutableSet: return [Field.objects]
-        case .dictionary, .mutableDictionary: return [Field.keys, Field.objects]
-        case .string, .mutableString: return [Field.string]
-        case .data, .mutableData: return [Field.data]
-        case .date: return [Field.time]
-        case .null: return []
-        case .uuid: return [Field.uuidBytes]
-        case .url: return [Field.base, Field.relative]
+        case .array, .mutableArray, .set, .mutableSet: return field == Field.objects
+        case .dictionary, .mutableDictionary: return field == Field.keys || field == Field.objects
+        case .string, .mutableString: return field == Field.string
+        case .data, .mutableData: return field == Field.data
+        case .date: return field == Field.time
+        case .null: return false
+        case .uuid: return field == Field.uuidBytes
+        case .url: return field == Field.base || field == Field.relative
         }
     }
 }

@@ -487,7 +487,7 @@ struct ArchiveDecoder {
         let archiveClass = try resolveClass(classReference, of: index)
         // unexpectedField: NS. and $ fields are the class's own; other keys are ignored, as NSKeyedUnarchiver does.
         for key in fields.keys where key != Field.class && (key.hasPrefix("NS.") || key.hasPrefix("$")) {
-            guard archiveClass.fields.contains(key) else {
+            guard archiveClass.reads(key) else {
                 throw UserInfoError(.unexpectedField, "\(archiveClass.rawValue) has no field \(key)", objectIndex: index)
             }
         }
