@@ -53,7 +53,10 @@ extension Document {
     ///
     /// - Throws: ``UserInfoError``.
     public static func archiveBytes(_ value: UserInfoValue, as format: DocumentFormat) throws(UserInfoError) -> [UInt8] {
-        try KeyedArchiveWriter().archiveBytes(value) { archive throws(PropertyListError) in try Document.writeBytes(archive, as: format) }
+        // Binary, NSKeyedArchiver's own form, is written without the archive's
+        // property-list tree (Specs/keyed-archive.md, `directBinaryArchive`).
+        if format == .binary { return try KeyedArchiveWriter().writeBytes(value) }
+        return try KeyedArchiveWriter().archiveBytes(value) { archive throws(PropertyListError) in try Document.writeBytes(archive, as: format) }
     }
 
     /// True when `plist` has a keyed archive's top-level shape.

@@ -92,7 +92,8 @@ func iteration(op: String, format name: String, documents: [[UInt8]]) throws -> 
         return { sink in
             var total = 0
             for value in values {
-                let bytes = try Document.writeBytes(try KeyedArchiveWriter().archive(value), as: output)
+                // As `plistkit archive` writes it (binary: straight into the binary object table).
+                let bytes = try Document.archiveBytes(value, as: output)
                 total += bytes.count
                 sink.append(bytes)
             }
