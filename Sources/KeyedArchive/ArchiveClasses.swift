@@ -12,7 +12,7 @@ enum ArchiveClass: String, CaseIterable, Sendable {
     case uuid = "NSUUID"
     case url = "NSURL"
 
-    /// The class's place among ``allCases``, for tables indexed by class.
+    /// The class's place among `allCases`, for tables indexed by class.
     var ordinal: Int {
         switch self {
         case .array: return 0

@@ -103,6 +103,11 @@ struct ArchiveDirectWriterTests {
         #expect(throws: UserInfoError(.depthLimitExceeded, "")) { try KeyedArchiveWriter(limits: limits).writeBytes(deep) }
     }
 
+    @Test("each class's ordinal is its place among allCases (the builder's class table)")
+    func classOrdinals() {
+        #expect(ArchiveClass.allCases.map(\.ordinal) == Array(ArchiveClass.allCases.indices))
+    }
+
     /// What a write gave, for comparing two paths: the bytes, or the refusal's code, key path and reason.
     /// (Without `keyPath`, the refusal's place is left out: the direct path
     /// leaves naming it to the tree path, which the writer falls back to.)
