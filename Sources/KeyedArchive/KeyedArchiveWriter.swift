@@ -78,9 +78,9 @@ public struct KeyedArchiveWriter: Sendable {
         return (archived.archive, archived.entries)
     }
 
-    private func archive(_ value: UserInfoValue, tracing: Bool) throws(UserInfoError) -> (archive: PropertyListValue, entries: [ArchivedEntry], expandedSize: Int) {
+    private func archive(_ value: UserInfoValue, tracing: Bool) throws(UserInfoError) -> (archive: PropertyListValue, entries: [ArchivedEntry]) {
         let (builder, root) = try build(value, tracing: tracing)
-        return (builder.propertyList(root: root), builder.trace ?? [], builder.meter.charged)
+        return (builder.propertyList(root: root), builder.trace ?? [])
     }
 
     /// The archive's objects, numbered.
@@ -346,24 +346,34 @@ struct ArchiveBuilder {
 extension ArchiveBuilder {
     /// The archive as a property-list value: `$objects` from the numbered objects.
     func propertyList(root: UInt32) -> PropertyListValue {
-        let uids = { (start: Int, count: Int) -> PropertyListValue in
-            .array(references[start..<(start + count)].map { .uid($0) })
+        // Locals, not closures over `self`: a closure capturing the builder
+        // copied it for every object (measured).
+        let references = references
+        func uids(_ start: Int, _ count: Int) -> PropertyListValue {
+            var list: [PropertyListValue] = []
+            list.reserveCapacity(count)
+            for index in start..<(start + count) { list.append(.uid(references[index])) }
+            return .array(list)
         }
-        let archived: [PropertyListValue] = objects.map { object in
+        var archived: [PropertyListValue] = []
+        archived.reserveCapacity(objects.count)
+        for object in objects {
             switch object {
-            case .nullString: return .string(Field.nullObject)
-            case .scalar(let scalar): return scalar
-            case .null(let classUID): return .dictionary([Field.class: .uid(classUID)])
-            case .date(let seconds, let classUID): return .dictionary([Field.time: .real(seconds), Field.class: .uid(classUID)])
-            case .uuid(let bytes, let classUID): return .dictionary([Field.uuidBytes: .data(bytes), Field.class: .uid(classUID)])
+            case .nullString: archived.append(.string(Field.nullObject))
+            case .scalar(let scalar): archived.append(scalar)
+            case .null(let classUID): archived.append(.dictionary([Field.class: .uid(classUID)]))
+            case .date(let seconds, let classUID): archived.append(.dictionary([Field.time: .real(seconds), Field.class: .uid(classUID)]))
+            case .uuid(let bytes, let classUID): archived.append(.dictionary([Field.uuidBytes: .data(bytes), Field.class: .uid(classUID)]))
             case .url(let base, let relative, let classUID):
-                return .dictionary([Field.base: .uid(base), Field.relative: .uid(relative), Field.class: .uid(classUID)])
+                archived.append(.dictionary([Field.base: .uid(base), Field.relative: .uid(relative), Field.class: .uid(classUID)]))
             case .list(let start, let count, let classUID):
-                return .dictionary([Field.objects: uids(start, count), Field.class: .uid(classUID)])
+                archived.append(.dictionary([Field.objects: uids(start, count), Field.class: .uid(classUID)]))
             case .dictionary(let start, let count, let classUID):
-                return .dictionary([Field.keys: uids(start, count), Field.objects: uids(start + count, count), Field.class: .uid(classUID)])
+                archived.append(.dictionary([Field.keys: uids(start, count), Field.objects: uids(start + count, count),
+                                             Field.class: .uid(classUID)]))
             case .classEntry(let archiveClass):
-                return .dictionary([Field.classname: .string(archiveClass.rawValue), Field.classes: .array(archiveClass.chain.map { .string($0) })])
+                archived.append(.dictionary([Field.classname: .string(archiveClass.rawValue),
+                                             Field.classes: .array(archiveClass.chain.map { .string($0) })]))
             }
         }
         return .dictionary([
