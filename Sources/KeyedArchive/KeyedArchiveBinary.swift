@@ -11,7 +11,7 @@ extension ArchiveBuilder {
     /// order, then its values) with the binary writer's charges, so that the
     /// bytes and the refusals are those of the tree.
     func binaryArchive(root: UInt32, limits: WriterLimits) throws(PropertyListError) -> [UInt8] {
-        var layout = try ArchiveBinaryLayout(objectCount: objects.count, limits: limits)
+        var layout = try ArchiveBinaryLayout(objectCount: objects.count, expectedScalars: expectedBinaryScalars, limits: limits)
         // The top dictionary: $archiver, $objects, $top, $version.
         let top = try layout.table.dictionary(count: 4, depth: 0)
         for (position, key) in [Field.archiver, Field.objects$, Field.top, Field.version].enumerated() {
@@ -61,9 +61,8 @@ private struct ArchiveBinaryLayout: ~Copyable {
         }
     }
 
-    init(objectCount: Int, limits: WriterLimits) throws(PropertyListError) {
-        // Each object is a scalar or refers to others by UID (a scalar each).
-        table = try BinaryObjectTable(limits: limits, expectedScalars: 2 * objectCount)
+    init(objectCount: Int, expectedScalars: Int, limits: WriterLimits) throws(PropertyListError) {
+        table = try BinaryObjectTable(limits: limits, expectedScalars: expectedScalars)
         uidNumbers = [Int](repeating: -1, count: objectCount)
     }
 

@@ -132,8 +132,7 @@ public struct KeyedArchiveWriter: Sendable {
             // The archive's own property list nests four deep, whatever the
             // userInfo's depth: it is written with the default limits.
             var writer = BinaryPropertyListWriter()
-            // Each object is a scalar or refers to others by UID (a scalar each).
-            writer.expectedScalars = 2 * builder.objects.count
+            writer.expectedScalars = builder.expectedBinaryScalars
             return try writer.writeBytes(archive)
         }
     }
@@ -330,6 +329,11 @@ struct ArchiveBuilder {
         objects.append(object)
         return UInt32(objects.count - 1)
     }
+
+    /// About how many distinct scalars the binary archive holds, to size the
+    /// binary writer's table: each object is a scalar or refers to others by
+    /// UID (a scalar each).
+    var expectedBinaryScalars: Int { 2 * objects.count }
 
     /// The UID of the class entry, appended when first needed.
     private mutating func classEntry(_ archiveClass: ArchiveClass) -> UInt32 {

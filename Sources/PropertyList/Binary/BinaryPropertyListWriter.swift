@@ -153,13 +153,15 @@ package struct BinaryObjectTable: ~Copyable {
     /// Numbers an array of `count` elements at `depth` (charged); returns its
     /// number and the first of its `count` reference slots.
     package mutating func array(count: Int, depth: Int) throws(PropertyListError) -> (number: Int, slots: Int) {
-        try flattener.container(count: count, dictionary: false, depth: depth)
+        try charge(depth: depth, payload: 0)
+        return try flattener.open(count: count, dictionary: false, depth: depth)
     }
 
     /// Numbers a dictionary of `count` entries at `depth` (charged); returns its
     /// number and the first of its `2 × count` reference slots (keys, then values).
     package mutating func dictionary(count: Int, depth: Int) throws(PropertyListError) -> (number: Int, slots: Int) {
-        try flattener.container(count: count, dictionary: true, depth: depth)
+        try charge(depth: depth, payload: 0)
+        return try flattener.open(count: count, dictionary: true, depth: depth)
     }
 
     /// Points reference slot `slot` at object `number`.
@@ -210,11 +212,7 @@ internal struct BinaryPropertyListFlattener: ~Copyable {
         try meter.charge(depth: depth, payload: value.payloadBytes)
         switch value {
         case .array(let elements):
-            try enter(depth)
-            let number = entries.count
-            let start = references.count
-            entries.append(.array(start: start, count: elements.count))
-            references.append(repeating: 0, count: elements.count)
+            let (number, start) = try open(count: elements.count, dictionary: false, depth: depth)
             for (position, element) in elements.enumerated() {
                 do {
                     references[start + position] = try flatten(element, depth: depth + 1)
@@ -224,12 +222,8 @@ internal struct BinaryPropertyListFlattener: ~Copyable {
             }
             return number
         case .dictionary(let dictionary):
-            try enter(depth)
-            let number = entries.count
-            let start = references.count
             let count = dictionary.count
-            entries.append(.dictionary(start: start, count: count))
-            references.append(repeating: 0, count: 2 * count)
+            let (number, start) = try open(count: count, dictionary: true, depth: depth)
             let order = dictionary.writerOrder(keyOrder)
             for (position, entry) in order.enumerated() {
                 let key = dictionary[entry].key
@@ -256,9 +250,11 @@ internal struct BinaryPropertyListFlattener: ~Copyable {
         }
     }
 
-    /// A container numbered with room for its references (``BinaryObjectTable``).
-    mutating func container(count: Int, dictionary: Bool, depth: Int) throws(PropertyListError) -> (number: Int, slots: Int) {
-        try meter.charge(depth: depth, payload: 0)
+    /// Numbers a container at `depth` (already charged) and makes room for its
+    /// references (a dictionary's keys, then its values); returns its number
+    /// and the first reference slot. For ``flatten(_:depth:)`` and ``BinaryObjectTable``.
+    @inline(__always)
+    mutating func open(count: Int, dictionary: Bool, depth: Int) throws(PropertyListError) -> (number: Int, slots: Int) {
         try enter(depth)
         let number = entries.count
         let start = references.count
