@@ -2,7 +2,7 @@ import ActivityContainer
 import DocumentFormats
 import FoundationEssentials
 import PropertyList
-import UserInfo
+public import UserInfo
 
 /// `print` and `convert` of Apple's wire forms (Specs/plistkit.md, "Wire
 /// forms"): an MP userInfo prints and converts as its userInfo; an activity
@@ -17,17 +17,24 @@ public enum WireDocuments {
     ///
     /// - Throws: the container's, the userInfo's or the writer's error.
     public static func typedJSON(_ bytes: [UInt8]) throws -> [UInt8]? {
+        guard let value = try value(bytes) else { return nil }
+        return try Document.typedJSON(value)
+    }
+
+    /// The value of a wire-form document, as ``typedJSON(_:)`` writes it: an
+    /// MP userInfo's dictionary; an activity container's envelope; an error
+    /// packet as `{"errorPacket": data}`. Nil when the bytes are no wire form.
+    ///
+    /// - Throws: the container's or the userInfo's error.
+    public static func value(_ bytes: [UInt8]) throws -> UserInfoValue? {
         switch DocumentFormat.detect(bytes) {
         case .mpUserInfo:
-            return try Document.typedJSON(.dictionary(try userInfo(mp: bytes)))
+            return .dictionary(try userInfo(mp: bytes))
         case .activityContainer:
             let (container, _) = try ActivityContainerReader(maxBytes: maxContainerBytes).inspect(Data(bytes))
             switch container {
-            case .activity(let record):
-                let envelope = try payload(record).envelope
-                return try Document.typedJSON(envelope)
-            case .errorPacket(let archive):
-                return try Document.typedJSON(.dictionary(["errorPacket": .data(archive)]))
+            case .activity(let record): return try payload(record).envelope
+            case .errorPacket(let archive): return .dictionary(["errorPacket": .data(archive)])
             }
         default: return nil
         }

@@ -149,6 +149,54 @@ extension PropertyListValue {
         }
     }
 
+    /// PlistBuddy's `Merge` (Specs/plistkit.md, "Merge"): `source`'s members
+    /// added to the dictionary or array at `path` (this value itself when
+    /// nil). Into a dictionary, `source` must be a dictionary: a key present
+    /// in both keeps this value's member (its key listed in `kept`) unless
+    /// `overwrite`. Into an array, an array's members or a dictionary's values
+    /// are appended, in order.
+    ///
+    /// - Throws: ``PropertyListError`` with ``ErrorCode/notMergeable``, or the
+    ///   key-path errors of ``value(at:)``.
+    public func merging(_ source: PropertyListValue, at path: PlutilKeyPath?, overwrite: Bool) throws(PropertyListError) -> (merged: PropertyListValue, kept: [String]) {
+        let target = try path.map { (path) throws(PropertyListError) in try value(at: path) } ?? self
+        let place = path.map { "the value at \"\($0)\"" } ?? "the top value"
+        var kept: [String] = []
+        let merged: PropertyListValue
+        switch (target, source) {
+        case (.dictionary(var entries), .dictionary(let added)):
+            for (key, member) in added {
+                if entries[key] == nil {
+                    entries[key] = member
+                } else if overwrite {
+                    entries[key] = member
+                } else {
+                    kept.append(key)
+                }
+            }
+            merged = .dictionary(entries)
+        case (.array(var elements), .array(let added)):
+            elements.append(contentsOf: added)
+            merged = .array(elements)
+        case (.array(var elements), .dictionary(let added)):
+            elements.append(contentsOf: added.values)
+            merged = .array(elements)
+        case (.dictionary, .array):
+            // notMergeable: an array's members have no keys to go under.
+            throw PropertyListError(.notMergeable, "\(place) is a dictionary and the merged document an array: its members have no keys")
+        case (.dictionary, _), (.array, _):
+            // notMergeable: only a container's members can be added.
+            throw PropertyListError(.notMergeable, "the merged document is \(Self.article(source.typeName)) \(source.typeName), not a dictionary or array")
+        default:
+            // notMergeable: members go into a dictionary or an array.
+            throw PropertyListError(.notMergeable, "\(place) is \(Self.article(target.typeName)) \(target.typeName), not a dictionary or array")
+        }
+        guard let path else { return (merged, kept) }
+        return (try setting(merged, at: path, mode: .replace), kept)
+    }
+
+    private static func article(_ name: String) -> String { name.first.map { "aeiou".contains($0) } == true ? "an" : "a" }
+
     // MARK: Steps
 
     /// Rebuilds the containers along `path`, applying `last` to the container

@@ -219,6 +219,8 @@ extension ErrorCode {
     public static let valueExists = Self("valueExists")
     /// A value of another type than the one expected (`plistkit extract|type --expect`).
     public static let unexpectedType = Self("unexpectedType")
+    /// PlistBuddy's Merge onto what cannot take the members (Specs/plistkit.md, "Merge").
+    public static let notMergeable = Self("notMergeable")
     /// A container where only a scalar can be written (`plistkit extract … raw`).
     public static let notAScalar = Self("notAScalar")
     /// A file name that generated source cannot spell where it must (an `#import`

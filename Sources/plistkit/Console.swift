@@ -35,6 +35,12 @@ enum Console {
         complain("plistkit: \(escaped(subject)): \(describe(error))")
     }
 
+    /// ``fail(_:_:)`` for an error described already (``describe(_:)``,
+    /// on the thread that met it).
+    static func fail(_ subject: String, described: String) {
+        complain("plistkit: \(escaped(subject)): \(described)")
+    }
+
     /// The one line of a usage error: `plistkit: usage: …`.
     static func usage(_ message: String) {
         complain("plistkit: usage: \(escaped(message))")

@@ -34,6 +34,19 @@ enum ConvertFormat: String, CaseIterable, ExpressibleByArgument {
 
     /// The document format; nil for the literal outputs (`LiteralSource`, in `DocumentFormats`).
     var output: DocumentFormat? { DocumentFormat(commandLineName: rawValue) }
+
+    /// The extension of an output written into a directory (`convert -o DIR`,
+    /// Specs/plistkit.md, "Many files").
+    var fileExtension: String {
+        switch self {
+        case .binary1, .xml1, .openstep: return "plist"
+        case .json, .typedJSON: return "json"
+        case .strings: return "strings"
+        case .pbxproj: return "pbxproj"
+        case .swift: return "swift"
+        case .objc: return "m"
+        }
+    }
 }
 
 /// The formats `archive` writes.

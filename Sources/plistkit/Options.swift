@@ -142,3 +142,17 @@ struct StyleOptions: ParsableArguments {
     @Flag(help: "XML output without indentation or line breaks between elements (JSON is compact unless -r).")
     var compact = false
 }
+
+/// `--jobs N`: how many inputs a verb works on at once (Specs/plistkit.md,
+/// "Many files"); by default the number of cores online.
+struct JobsOption: ParsableArguments {
+    @Option(name: [.short, .customLong("jobs")], help: "Work on N files at once (default: the number of cores).")
+    var jobs: Int?
+
+    func validate() throws {
+        if let jobs, jobs < 1 { throw ValidationError("--jobs \(jobs) is not a positive count") }
+    }
+
+    /// The number of jobs.
+    var count: Int { jobs ?? Parallel.availableCores }
+}

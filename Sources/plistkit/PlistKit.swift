@@ -19,7 +19,7 @@ struct PlistKit: ParsableCommand {
         discussion: "Input format is detected from the bytes. '-' means standard input or output.",
         version: "0.1.0",
         subcommands: [Lint.self, Print.self, Convert.self, Extract.self, TypeOf.self, Insert.self, Replace.self, Remove.self, Create.self,
-                      Unarchive.self, Archive.self, Payload.self]
+                      Unarchive.self, Archive.self, Payload.self, Diff.self, Merge.self]
     )
 
     static func main() {

@@ -15,20 +15,24 @@ struct Lint: ParsableCommand {
     @Flag(name: [.short, .customLong("silent")], help: "Print only the files that fail (plutil -s).")
     var silent = false
 
+    @OptionGroup var jobs: JobsOption
+
     func run() throws {
         var failed = false
-        for file in files {
-            let verdict: String
+        // Each file checked on a worker; the lines printed here, in input order.
+        // A failure's text, nil for a file that passes.
+        try Parallel.run(count: files.count, jobs: jobs.count, work: { [files] index -> String? in
             do {
-                _ = try readDocument(file)
-                verdict = "OK"
+                _ = try readDocument(files[index])
+                return nil
             } catch {
-                failed = true
-                verdict = Console.describe(error)
+                return Console.describe(error)
             }
-            if silent && verdict == "OK" { continue }
-            try reporting("-") { try Console.line("\(Console.escaped(file)): \(verdict)") }
-        }
+        }, deliver: { index, failure in
+            if failure != nil { failed = true }
+            if silent && failure == nil { return }
+            try reporting("-") { try Console.line("\(Console.escaped(files[index])): \(failure ?? "OK")") }
+        })
         if failed { throw ExitCode(1) }
     }
 }

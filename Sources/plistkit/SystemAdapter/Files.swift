@@ -55,6 +55,24 @@ enum Files {
         return bytes
     }
 
+    /// True when `path` names a directory (following symbolic links).
+    static func isDirectory(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
+    }
+
+    /// `path` with its directory resolved (`realpath`: symbolic links, `.`,
+    /// `..`), for telling whether two paths name one file; the path as given
+    /// when its directory cannot be resolved.
+    static func canonicalPath(_ path: String) -> String {
+        let name = path.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? path
+        let directory = path.count == name.count ? "." : String(path.dropLast(name.count))
+        guard let resolved = realpath(directory.isEmpty ? "/" : directory, nil) else { return path }
+        defer { free(resolved) }
+        let base = String(cString: resolved)
+        return (base.hasSuffix("/") ? base : base + "/") + name
+    }
+
     /// Writes `bytes` to `path` atomically, or to standard output for `-`
     /// (see ``write(_:)``).
     static func write(_ bytes: [UInt8], to path: String) throws {
@@ -193,11 +211,16 @@ enum Files {
     }
 
     /// The mode a new file gets: `0666` less the process's umask.
-    private static func creationMode() -> mode_t {
+    private static func creationMode() -> mode_t { processCreationMode }
+
+    /// Read once per process: `umask` can only be read by setting it, and
+    /// another thread (`--jobs`) creating a file between the two calls would
+    /// get a umask of 0. A static is initialised once, whichever thread asks first.
+    private static let processCreationMode: mode_t = {
         let mask = umask(0)
         umask(mask)
         return 0o666 & ~mask
-    }
+    }()
 
     static func kindName(_ kind: mode_t) -> String {
         switch kind {

@@ -1,0 +1,99 @@
+import ArgumentParser
+import DocumentFormats
+import Handoff
+import PropertyList
+import UserInfo
+
+/// `plistkit diff A B`: two documents of any formats compared as values
+/// (Specs/plistkit.md, "Diff").
+struct Diff: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Compare two documents of any formats as values, one line per difference.",
+        discussion: "Exit status: 0 when equal, 1 when they differ, 2 when an input cannot be read (as diff)."
+    )
+
+    @Argument(help: "The first document ('-' for standard input).")
+    var first: String
+
+    @Argument(help: "The second document ('-' for standard input).")
+    var second: String
+
+    @Flag(name: .customLong("match-moved"), help: "Pair equal array members wherever they are; report those at another index as moved.")
+    var matchMoved = false
+
+    @Option(help: "Output: text (one line per difference) or json (an array of objects).")
+    var format: OutputFormat = .text
+
+    enum OutputFormat: String, ExpressibleByArgument, CaseIterable { case text, json }
+
+    @Option(name: .customLong("from"), help: "Read both inputs as typed-json (it is JSON too, so it is never guessed).")
+    var inputFormat: Convert.InputFormat?
+
+    @Option(name: .customLong("from-a"), help: "Read the first input as typed-json.")
+    var firstFormat: Convert.InputFormat?
+
+    @Option(name: .customLong("from-b"), help: "Read the second input as typed-json.")
+    var secondFormat: Convert.InputFormat?
+
+    func validate() throws {
+        guard !(first == "-" && second == "-") else { throw ValidationError("standard input can be only one of the two inputs") }
+    }
+
+    func run() throws {
+        guard let a = read(first, typedJSON: (firstFormat ?? inputFormat) != nil),
+              let b = read(second, typedJSON: (secondFormat ?? inputFormat) != nil) else { throw ExitCode(2) }
+        let comparison = DocumentComparison(wholeSecondDates: a.wholeSecondDates || b.wholeSecondDates, matchMoved: matchMoved)
+        let differences = comparison.differences(a.value, b.value)
+        try reporting("-") {
+            switch format {
+            case .text:
+                var text = ""
+                for difference in differences { text += difference.line + "\n" }
+                try Console.write(Array(text.utf8))
+            case .json:
+                var text = "["
+                for (position, difference) in differences.enumerated() {
+                    text += (position == 0 ? "\n" : ",\n") + (try difference.json())
+                }
+                text += differences.isEmpty ? "]\n" : "\n]\n"
+                try Console.write(Array(text.utf8))
+            }
+        }
+        if !differences.isEmpty { throw ExitCode(1) }
+    }
+
+    /// One input as a compared value, or nil after its error line (exit 2).
+    private func read(_ file: String, typedJSON: Bool) -> (value: ComparedValue, wholeSecondDates: Bool)? {
+        do {
+            let bytes = try Files.read(file, limit: PropertyListLimits.default.maxInputBytes)
+            return try Self.value(of: bytes, typedJSON: typedJSON)
+        } catch {
+            Console.fail(file, error)
+            return nil
+        }
+    }
+
+    /// A document's value as `print` reads it: wire forms as their userInfo
+    /// or envelope, a keyed archive of userInfo values as its userInfo, any
+    /// other document as its property list; and whether its dates keep only
+    /// whole seconds (a property list read from XML or OpenStep text).
+    static func value(of bytes: [UInt8], typedJSON: Bool) throws -> (value: ComparedValue, wholeSecondDates: Bool) {
+        if typedJSON {
+            // A userInfo, unless it holds a UID (property lists only).
+            do throws(UserInfoError) {
+                return (ComparedValue(try Document.userInfo(typedJSON: bytes)), false)
+            } catch where error.code == .notUserInfoType {
+                return (ComparedValue(try Document.propertyList(typedJSON: bytes)), false)
+            }
+        }
+        if let wire = try WireDocuments.value(bytes) { return (ComparedValue(wire), false) }
+        let reading = try Document.read(document: bytes)
+        if Document.isArchive(reading.value), let userInfo = try? Document.unarchive(reading.value, inputBytes: bytes.count) {
+            return (ComparedValue(userInfo), false)
+        }
+        switch reading.format {
+        case .xml, .openStep, .strings, .xcodeProject: return (ComparedValue(reading.value), true)
+        default: return (ComparedValue(reading.value), false)
+        }
+    }
+}
