@@ -124,6 +124,17 @@ public struct PayloadCodec: Sendable {
     /// Reads the container within the payload limits, decodes its userInfo
     /// (MP or keyed archive), checks the activity and the version (migrating
     /// older ones), and resolves container references.
+    /// An error packet's NSError in a few words (Specs/keyed-archive.md,
+    /// "Archived errors"): its domain and code, or why the archive is none.
+    static func errorSummary(_ archive: Data) -> String {
+        do {
+            let error = try ArchivedError(reading: archive)
+            return "NSError domain \(PropertyListValue.string(error.domain).description) code \(error.code)"
+        } catch {
+            return "its archive (\(archive.count) bytes) is not an NSError (\(error.code.name): \(error.reason))"
+        }
+    }
+
     public func decode(_ data: Data) throws(PayloadError) -> DecodedPayload {
         try validate()
         let container: ActivityContainer
@@ -134,7 +145,9 @@ public struct PayloadCodec: Sendable {
         }
         // errorPacket: the sender's activity failed; there is no activity to decode.
         guard case .activity(let record) = container else {
-            throw PayloadError(.errorPacket, "the container is an error packet (the sender could not send its activity), not an activity")
+            guard case .errorPacket(let archive) = container else { preconditionFailure("a container is an activity or an error packet") }
+            throw PayloadError(.errorPacket, "the container is an error packet (the sender could not send its activity), not an activity: "
+                               + Self.errorSummary(archive))
         }
         let userInfoBytes = record.userInfo ?? Data()
         var userInfo: UserInfoDictionary = [:]

@@ -106,6 +106,18 @@ extension ErrorCode {
     /// A migration step failed; the reason names the step.
     public static let migrationFailed = Self("migrationFailed")
 
+    // The receiving app (Specs/payload.md, "The receiving app")
+    /// An Info.plist whose Handoff declarations are not of the shapes Xcode writes.
+    public static let malformedDeclarations = Self("malformedDeclarations")
+    /// An activity type the receiving app does not declare.
+    public static let undeclaredActivityType = Self("undeclaredActivityType")
+    /// The sender's team ID is not the receiving app's.
+    public static let teamMismatch = Self("teamMismatch")
+    /// An Info.plist that declares no activity type.
+    public static let missingActivityTypes = Self("missingActivityTypes")
+    /// An activity type declared twice in `NSUserActivityTypes`.
+    public static let duplicateActivityType = Self("duplicateActivityType")
+
     // Budgets (Specs/payload.md, "Size budget")
     /// The encoded userInfo is larger than the hard limit.
     public static let overBudget = Self("overBudget")

@@ -1,6 +1,7 @@
 import ActivityContainer
 import DocumentFormats
 import FoundationEssentials
+import KeyedArchive
 import PropertyList
 public import UserInfo
 
@@ -62,7 +63,7 @@ public enum WireDocuments {
             }
             switch container {
             case .errorPacket(let archive):
-                text += "error: a keyed archive of \(archive.count) bytes (an NSError)"
+                text += errorDescription(archive)
             case .activity(let record):
                 // Every string the sender chose is quoted and escaped, as the tree's
                 // strings are: no title may move the cursor or forge a line.
@@ -83,6 +84,36 @@ public enum WireDocuments {
             }
             return text
         default: return nil
+        }
+    }
+
+    /// An error packet's NSError (Specs/keyed-archive.md, "Archived
+    /// errors"): its domain, code and user info, every string quoted and
+    /// escaped; the archive's graph when the user info holds other classes or
+    /// the archive is no NSError; its size and the reason when it does not read.
+    static func errorDescription(_ archive: Data) -> String {
+        func quoted(_ string: String) -> String { PropertyListValue.string(string).description }
+        func graphText(_ graph: KeyedArchiveGraph) -> String {
+            (try? graph.rendered(maxExpandedBytes: PropertyListLimits.default.expansionBudget(inputBytes: archive.count)))?.description
+                ?? "(the graph is past the output budget)"
+        }
+        do {
+            let error = try ArchivedError(reading: archive)
+            var text = "error: NSError (a keyed archive of \(archive.count) bytes)\n"
+            text += "  domain: \(quoted(error.domain))\n"
+            text += "  code: \(error.code)\n"
+            if let userInfo = error.userInfo {
+                text += "  userInfo: " + UserInfoValue.dictionary(userInfo).description
+            } else if error.userInfoHasOtherClasses {
+                text += "  userInfo: objects of other classes; the archive's graph:\n" + graphText(error.graph)
+            } else {
+                text += "  userInfo: absent"
+            }
+            return text
+        } catch {
+            var text = "error: a keyed archive of \(archive.count) bytes, not an NSError (\(error.code.name): \(quoted(error.reason)))"
+            if error.code == .notAnError, let graph = try? KeyedArchiveGraph(reading: archive) { text += "\n" + graphText(graph) }
+            return text
         }
     }
 

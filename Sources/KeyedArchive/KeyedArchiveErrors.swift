@@ -38,4 +38,6 @@ extension ErrorCode {
     public static let reservedString = Self("reservedString")
     /// A plain userInfo whose top-level dictionary has the key `$archiver`.
     public static let reservedKey = Self("reservedKey")
+    /// An error packet's archive whose root is no NSError with a domain and a code.
+    public static let notAnError = Self("notAnError")
 }

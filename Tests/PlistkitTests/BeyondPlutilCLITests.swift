@@ -165,6 +165,99 @@ struct BeyondPlutilCLITests {
         #expect(Self.text(try run(CLITests.plistkit, ["merge", destination, scalar.path]).stderr).contains(": notMergeable: "))
     }
 
+    @Test("print and payload decode of an error packet show its NSError (domain, code, user info)")
+    func errorPacket() throws {
+        // Written by the container vectors' Python generator (a peer), not by us.
+        let packet = Paths.packageRoot.appendingPathComponent("Corpus/golden/container/valid/error-packet.container").path
+        let printed = try run(CLITests.plistkit, ["print", packet])
+        #expect(printed.status == 0)
+        #expect(Self.text(printed.stdout).hasSuffix("""
+            error: NSError (a keyed archive of 266 bytes)
+              domain: "UAContinuityErrorDomain"
+              code: -110
+              userInfo: absent
+
+            """))
+        let decoded = try run(CLITests.plistkit, ["payload", "decode", packet])
+        #expect(decoded.status == 1)
+        #expect(Self.text(decoded.stderr).contains(#": errorPacket: the container is an error packet (the sender could not send its activity), not an activity: NSError domain "UAContinuityErrorDomain" code -110"#))
+    }
+
+    /// The real Info.plists Xcode wrote (../shared/realworld).
+    static func realInfoPlists() throws -> [String] {
+        try Self.corpusFiles().filter { $0.contains("/realworld/") && $0.hasSuffix("Info.plist") }
+    }
+
+    @Test("lint --handoff: real Info.plists read; declarations checked (missing, malformed types, duplicates)")
+    func lintHandoff() throws {
+        let plists = try Self.realInfoPlists()
+        try #require(plists.count >= 5)
+        // None of the real ones adopts Handoff: each reads, and each says so.
+        let real = try run(CLITests.plistkit, ["lint", "--handoff"] + plists)
+        #expect(real.status == 1)
+        let lines = Self.text(real.stdout).split(separator: "\n")
+        #expect(lines.count == plists.count)
+        #expect(lines.allSatisfy { $0.contains(": missingActivityTypes: ") }, "\(lines.filter { !$0.contains("missingActivityTypes") })")
+        // IINA's, which declares document types, given Handoff declarations with the edit verbs.
+        let directory = try Peers.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let iina = try #require(plists.first { $0.hasSuffix("iina__Info.plist") })
+        let info = directory.appendingPathComponent("Info.plist").path
+        try FileManager.default.copyItem(atPath: iina, toPath: info)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: info)  // shared/ is read-only
+        #expect(try run(CLITests.plistkit, ["insert", "NSUserActivityTypes", info, "--json", #"["io.iina.play","io.iina.play","not a type"]"#]).status == 0)
+        #expect(try run(CLITests.plistkit, ["insert", "CFBundleDocumentTypes.0.NSUbiquitousDocumentUserActivityType", info, "--string", "io.iina.document"]).status == 0)
+        #expect(try run(CLITests.plistkit, ["insert", "CFBundleDocumentTypes.1.NSUbiquitousDocumentUserActivityType", info, "--string", "io.iina.document"]).status == 0)
+        let checked = try run(CLITests.plistkit, ["lint", "--handoff", info])
+        #expect(checked.status == 1)
+        #expect(Self.text(checked.stdout).split(separator: "\n").map { $0.components(separatedBy: ": ")[1] } == ["duplicateActivityType", "invalidActivityType"])
+        // Fixed: OK (two document types sharing one activity type are allowed).
+        #expect(try run(CLITests.plistkit, ["replace", "NSUserActivityTypes", info, "--json", #"["io.iina.play"]"#]).status == 0)
+        let fixed = try run(CLITests.plistkit, ["lint", "--handoff", info])
+        #expect(fixed.status == 0)
+        #expect(Self.text(fixed.stdout) == "\(info): OK\n")
+        // A malformed declaration.
+        #expect(try run(CLITests.plistkit, ["replace", "NSUserActivityTypes", info, "--string", "io.iina.play"]).status == 0)
+        #expect(Self.text(try run(CLITests.plistkit, ["lint", "--handoff", info]).stdout).contains(": malformedDeclarations: NSUserActivityTypes is a string"))
+    }
+
+    @Test("payload check --info-plist, --team-id: declared types and the team accepted; others refused after every other rule")
+    func payloadCheckDeclarations() throws {
+        let directory = try Peers.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let iina = try #require(try Self.realInfoPlists().first { $0.hasSuffix("iina__Info.plist") })
+        let info = directory.appendingPathComponent("Info.plist").path
+        try FileManager.default.copyItem(atPath: iina, toPath: info)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: info)  // shared/ is read-only
+        #expect(try run(CLITests.plistkit, ["insert", "NSUserActivityTypes", info, "--json", #"["io.iina.play"]"#]).status == 0)
+        #expect(try run(CLITests.plistkit, ["insert", "CFBundleDocumentTypes.0.NSUbiquitousDocumentUserActivityType", info, "--string", "io.iina.document"]).status == 0)
+        func container(_ type: String) throws -> String {
+            let envelope = directory.appendingPathComponent(type + ".json")
+            try Data((#"{"type":"dict","value":{"activityType":{"type":"string","value":""# + type + #""},"teamID":{"type":"string","value":"ABCDE12345"},"userInfo":{"type":"dict","value":{"t":{"type":"integer","value":"5"}}}}}"#).utf8).write(to: envelope)
+            let file = directory.appendingPathComponent(type + ".container").path
+            let encoded = try run(CLITests.plistkit, ["payload", "encode", envelope.path, "-o", file])
+            try #require(encoded.status == 0, "\(Self.text(encoded.stderr))")
+            return file
+        }
+        for type in ["io.iina.play", "io.iina.document"] {
+            let accepted = try run(CLITests.plistkit, ["payload", "check", try container(type), "--info-plist", info, "--team-id", "ABCDE12345"])
+            #expect(accepted.status == 0, "\(type): \(Self.text(accepted.stderr))")
+            #expect(Self.text(accepted.stdout).hasPrefix("activity type: \(type)\n"))
+        }
+        let undeclared = try run(CLITests.plistkit, ["payload", "check", try container("io.iina.other"), "--info-plist", info])
+        #expect(undeclared.status == 1)
+        #expect(Self.text(undeclared.stderr).contains(#": undeclaredActivityType: the activity type "io.iina.other" is not declared by the app (NSUserActivityTypes and document types declare: "io.iina.play", "io.iina.document")"#))
+        // The report is still written: the declarations are checked last.
+        #expect(Self.text(undeclared.stdout).hasPrefix("activity type: io.iina.other\n"))
+        let otherTeam = try run(CLITests.plistkit, ["payload", "check", try container("io.iina.play"), "--info-plist", info, "--team-id", "ZZZZZ99999"])
+        #expect(otherTeam.status == 1)
+        #expect(Self.text(otherTeam.stderr).contains(": teamMismatch: "))
+        // An unreadable Info.plist is its own error.
+        let missing = try run(CLITests.plistkit, ["payload", "check", try container("io.iina.play"), "--info-plist", directory.appendingPathComponent("none").path])
+        #expect(missing.status == 1)
+        #expect(Self.text(missing.stderr).contains("none: readFailed: "))
+    }
+
     /// Every file of the shared corpora (real-world and conformance), sorted.
     static func corpusFiles() throws -> [String] {
         var files: [String] = []

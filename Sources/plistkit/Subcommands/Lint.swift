@@ -1,5 +1,6 @@
 import ArgumentParser
 import DocumentFormats
+import Handoff
 import PropertyList
 
 /// `plistkit lint FILE...`: one line per file, `FILE: OK` or the reason.
@@ -15,23 +16,29 @@ struct Lint: ParsableCommand {
     @Flag(name: [.short, .customLong("silent")], help: "Print only the files that fail (plutil -s).")
     var silent = false
 
+    @Flag(help: "Check each file as an app's Info.plist: its Handoff declarations (activity types present, well formed, none twice).")
+    var handoff = false
+
     @OptionGroup var jobs: JobsOption
 
     func run() throws {
         var failed = false
         // Each file checked on a worker; the lines printed here, in input order.
-        // A failure's text, nil for a file that passes.
-        try Parallel.run(count: files.count, jobs: jobs.count, work: { [files] index -> String? in
+        // Each file's failures (none: it passes), found on a worker; printed here, in input order.
+        try Parallel.run(count: files.count, jobs: jobs.count, work: { [files, handoff] index -> [String] in
             do {
-                _ = try readDocument(files[index])
-                return nil
+                let value = try readDocument(files[index]).value
+                guard handoff else { return [] }
+                return try AppDeclarations(infoPlist: value).problems().map(Console.describe)
             } catch {
-                return Console.describe(error)
+                return [Console.describe(error)]
             }
-        }, deliver: { index, failure in
-            if failure != nil { failed = true }
-            if silent && failure == nil { return }
-            try reporting("-") { try Console.line("\(Console.escaped(files[index])): \(failure ?? "OK")") }
+        }, deliver: { index, failures in
+            if !failures.isEmpty { failed = true }
+            if silent && failures.isEmpty { return }
+            let name = Console.escaped(files[index])
+            let lines = failures.isEmpty ? ["\(name): OK"] : failures.map { "\(name): \($0)" }
+            try reporting("-") { try Console.write(Array(lines.map { $0 + "\n" }.joined().utf8)) }
         })
         if failed { throw ExitCode(1) }
     }

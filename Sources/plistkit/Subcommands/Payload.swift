@@ -41,16 +41,31 @@ struct Payload: ParsableCommand {
 
         @OptionGroup var layoutOptions: LayoutOptions
 
+        @Option(name: .customLong("info-plist"), help: "The receiving app's Info.plist: the activity type must be one it declares (NSUserActivityTypes, or a document type's NSUbiquitousDocumentUserActivityType).")
+        var infoPlist: String?
+
+        @Option(name: .customLong("team-id"), help: "The receiving app's team ID: the sender's must be the same.")
+        var teamID: String?
+
         func validate() throws { try LayoutOptions.check(layout, option: "--layout") }
 
         func run() throws {
+            // The receiving app's declarations, read first (their errors are the Info.plist's).
+            var declarations: AppDeclarations?
+            if let infoPlist {
+                try reporting(infoPlist) { declarations = try AppDeclarations(infoPlist: try readDocument(infoPlist).value) }
+            }
             try reporting(file) {
                 let bytes = try Files.read(file, limit: PropertyListLimits.payload.maxInputBytes)
                 var codec = PayloadCodec(layout: layoutOptions.layout(layout), versioning: versions.versioning, budget: budget.sizeBudget)
                 codec.reportsCostPerKeyPath = true
                 let decoded = try codec.decode(Data(bytes))
+                // The app's declarations are checked after every other rule (undeclaredActivityType, teamMismatch).
                 // The cost of the userInfo as it travelled (before this device's URL translation).
-                guard let cost = decoded.cost else { return }
+                guard let cost = decoded.cost else {
+                    try declarations?.accept(activityType: decoded.payload.activityType, senderTeamID: decoded.payload.teamID, teamID: teamID)
+                    return
+                }
                 var report = "activity type: \(Console.escaped(decoded.payload.activityType))\n"
                 if let found = decoded.foundVersion { report += "version: \(found)\n" }
                 report += "userInfo: \(cost.total) bytes as \(decoded.userInfoForm == .mp ? "MP" : "a keyed archive") (advised at most \(codec.budget.softLimit))\n"
@@ -59,6 +74,7 @@ struct Payload: ParsableCommand {
                 for warning in cost.warnings { report += "warning: \(warning)\n" }
                 try Console.write(Array(report.utf8))
                 try codec.budget.check(cost.total)
+                try declarations?.accept(activityType: decoded.payload.activityType, senderTeamID: decoded.payload.teamID, teamID: teamID)
             }
         }
     }
