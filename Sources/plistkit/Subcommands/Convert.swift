@@ -58,13 +58,15 @@ struct Convert: ParsableCommand {
         }
     }
 
-    /// Where a file's output goes: -o (a file, or an existing directory: the
-    /// file's name with the format's extension), or FILE with its extension
-    /// replaced (-e).
+    /// Where a file's output goes: -o (a file; or, for many files or a name
+    /// ending in `/`, an existing directory: the file's name with the
+    /// format's extension), or FILE with its extension replaced (-e).
     func destination(of file: String) -> String {
         let name = Self.name(of: file)
         guard let pathExtension else {
-            guard output.output != "-", Files.isDirectory(output.output) else { return output.output }
+            // One file's -o names the output itself: a directory there is refused (notRegularFile), as before.
+            let intoDirectory = files.count > 1 || output.output.hasSuffix("/")
+            guard intoDirectory, output.output != "-", Files.isDirectory(output.output) else { return output.output }
             let directory = output.output.hasSuffix("/") ? output.output : output.output + "/"
             return directory + Self.stem(of: name) + "." + format.fileExtension
         }
