@@ -249,9 +249,7 @@ extension PropertyListValue {
     /// "the value at P is a T, not a dictionary or array: nothing at": what a component met.
     private static func holder(_ value: PropertyListValue, _ path: PlutilKeyPath, _ index: Int) -> String {
         let place = index == 0 ? "the top value" : "the value at \"\(path.prefix(index))\""
-        let name = value.typeName
-        let article = name.first.map { "aeiou".contains($0) } == true ? "an" : "a"
-        return "\(place) is \(article) \(name), not a dictionary or array: nothing at"
+        return "\(place) is \(article(value.typeName)) \(value.typeName), not a dictionary or array: nothing at"
     }
 
     /// An error naming the component at `index` (0-based) and the key path up to it.
