@@ -118,6 +118,22 @@ extension ErrorCode {
     /// An activity type declared twice in `NSUserActivityTypes`.
     public static let duplicateActivityType = Self("duplicateActivityType")
 
+    // Document activities (Specs/payload.md, "Document activities")
+    /// Building a document activity whose userInfo already has `NSUserActivityDocumentURL`.
+    public static let documentKeyInUse = Self("documentKeyInUse")
+    /// A document URL that is not a `file:` URL (after translation, when reading).
+    public static let documentNotFileURL = Self("documentNotFileURL")
+    /// A document activity's userInfo without `NSUserActivityDocumentURL`.
+    public static let missingDocumentURL = Self("missingDocumentURL")
+    /// `NSUserActivityDocumentURL` holding something other than a URL.
+    public static let documentURLNotURL = Self("documentURLNotURL")
+    /// A document whose extension matches no document type of the app.
+    public static let undeclaredDocumentType = Self("undeclaredDocumentType")
+    /// A document whose document types declare another activity type, or none.
+    public static let documentActivityMismatch = Self("documentActivityMismatch")
+    /// A document type's content type that neither the app nor the system declares.
+    public static let undeclaredContentType = Self("undeclaredContentType")
+
     // Budgets (Specs/payload.md, "Size budget")
     /// The encoded userInfo is larger than the hard limit.
     public static let overBudget = Self("overBudget")

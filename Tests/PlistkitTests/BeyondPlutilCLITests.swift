@@ -207,7 +207,7 @@ struct BeyondPlutilCLITests {
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: info)  // shared/ is read-only
         #expect(try run(CLITests.plistkit, ["insert", "NSUserActivityTypes", info, "--json", #"["io.iina.play","io.iina.play","not a type"]"#]).status == 0)
         #expect(try run(CLITests.plistkit, ["insert", "CFBundleDocumentTypes.0.NSUbiquitousDocumentUserActivityType", info, "--string", "io.iina.document"]).status == 0)
-        #expect(try run(CLITests.plistkit, ["insert", "CFBundleDocumentTypes.1.NSUbiquitousDocumentUserActivityType", info, "--string", "io.iina.document"]).status == 0)
+        #expect(try run(CLITests.plistkit, ["insert", "CFBundleDocumentTypes.2.NSUbiquitousDocumentUserActivityType", info, "--string", "io.iina.document"]).status == 0)
         let checked = try run(CLITests.plistkit, ["lint", "--handoff", info])
         #expect(checked.status == 1)
         #expect(Self.text(checked.stdout).split(separator: "\n").map { $0.components(separatedBy: ": ")[1] } == ["duplicateActivityType", "invalidActivityType"])
@@ -216,6 +216,10 @@ struct BeyondPlutilCLITests {
         let fixed = try run(CLITests.plistkit, ["lint", "--handoff", info])
         #expect(fixed.status == 0)
         #expect(Self.text(fixed.stdout) == "\(info): OK\n")
+        // IINA's "Matroska audio" lists an empty content type: harmless until the type continues an activity.
+        #expect(try run(CLITests.plistkit, ["insert", "CFBundleDocumentTypes.1.NSUbiquitousDocumentUserActivityType", info, "--string", "io.iina.document"]).status == 0)
+        #expect(Self.text(try run(CLITests.plistkit, ["lint", "--handoff", info]).stdout)
+            == "\(info): undeclaredContentType: CFBundleDocumentTypes.1.LSItemContentTypes names \"\", which neither UTExportedTypeDeclarations nor UTImportedTypeDeclarations declares\n")
         // A malformed declaration.
         #expect(try run(CLITests.plistkit, ["replace", "NSUserActivityTypes", info, "--string", "io.iina.play"]).status == 0)
         #expect(Self.text(try run(CLITests.plistkit, ["lint", "--handoff", info]).stdout).contains(": malformedDeclarations: NSUserActivityTypes is a string"))

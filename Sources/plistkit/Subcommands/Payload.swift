@@ -3,6 +3,7 @@ import Handoff
 import ArgumentParser
 import FoundationEssentials
 import PropertyList
+import UserInfo
 
 /// `plistkit payload …`: Handoff payloads (Specs/payload.md, Specs/plistkit.md).
 /// Every verb goes through `PayloadCodec`, the only path to and from the wire.
@@ -63,7 +64,7 @@ struct Payload: ParsableCommand {
                 // The app's declarations are checked after every other rule (undeclaredActivityType, teamMismatch).
                 // The cost of the userInfo as it travelled (before this device's URL translation).
                 guard let cost = decoded.cost else {
-                    try declarations?.accept(activityType: decoded.payload.activityType, senderTeamID: decoded.payload.teamID, teamID: teamID)
+                    try Self.checkApp(declarations, decoded.payload, teamID: teamID)
                     return
                 }
                 var report = "activity type: \(Console.escaped(decoded.payload.activityType))\n"
@@ -74,7 +75,18 @@ struct Payload: ParsableCommand {
                 for warning in cost.warnings { report += "warning: \(warning)\n" }
                 try Console.write(Array(report.utf8))
                 try codec.budget.check(cost.total)
-                try declarations?.accept(activityType: decoded.payload.activityType, senderTeamID: decoded.payload.teamID, teamID: teamID)
+                try Self.checkApp(declarations, decoded.payload, teamID: teamID)
+            }
+        }
+
+        /// The receiving app's declarations (Specs/payload.md, "The receiving
+        /// app", "Document activities"): the activity type and team; for a
+        /// document activity, its document's type.
+        static func checkApp(_ declarations: AppDeclarations?, _ payload: ActivityPayload, teamID: String?) throws {
+            guard let declarations else { return }
+            try declarations.accept(activityType: payload.activityType, senderTeamID: payload.teamID, teamID: teamID)
+            if DocumentActivity.isDocumentActivity(payload) {
+                try declarations.accept(document: try DocumentActivity(reading: payload))
             }
         }
     }
@@ -144,8 +156,12 @@ struct Payload: ParsableCommand {
 
         @OptionGroup var output: OutputOptions
 
+        @Option(help: "A document activity: this document's file URL goes into userInfo under NSUserActivityDocumentURL (as NSDocument and UIDocument put it).")
+        var document: String?
+
         func validate() throws {
             try LayoutOptions.check(layout, option: "--layout")
+            if document?.isEmpty == true { throw ValidationError("--document needs a file URL") }
             if (versionKey == nil) != (version == nil) { throw ValidationError("--version-key and --version go together") }
             if versionKey == "" { throw ValidationError("--version-key must not be empty") }
             if let version, PayloadVersion(version) == nil { throw ValidationError("--version \"\(version)\" is not MAJOR.MINOR") }
@@ -158,7 +174,14 @@ struct Payload: ParsableCommand {
                 if let versionKey, let version, let current = PayloadVersion(version) {
                     codec.versioning = PayloadVersioning(key: versionKey, current: current)
                 }
-                let encoded = try codec.encode(try Payload.envelope(file))
+                var payload = try Payload.envelope(file)
+                if let document {
+                    // A document activity (Specs/payload.md, "Document activities"): the URL beside the app's keys.
+                    let activity = DocumentActivity(activityType: payload.activityType, documentURL: UserInfoURL(relative: document), userInfo: payload.userInfo)
+                    let built = try activity.payload(title: payload.title, teamID: payload.teamID)
+                    payload.userInfo = built.userInfo
+                }
+                let encoded = try codec.encode(payload)
                 try output.write(Array(encoded.data))
                 for warning in encoded.cost.warnings { Console.warn(warning) }
             }
