@@ -458,6 +458,7 @@ struct UserInfoRoundTrip {
         do {
             let fromJSON = try TypedJSONReader().readUserInfo(json)
             try expect(UserInfoXMLImage.typedJSON(fromJSON) == UserInfoXMLImage.typedJSON(value), "typed JSON round trip changed the value")
+            try DiffOracle(entryPoint: entryPoint).check(UserInfoXMLImage.typedJSON(value), UserInfoXMLImage.typedJSON(fromJSON))
         } catch let finding as FuzzFinding {
             throw finding
         } catch {
@@ -490,6 +491,31 @@ struct DirectArchiveOracle {
         default:
             throw FuzzFinding(entryPoint: entryPoint, message: "the direct keyed archive (\(direct.map(\.count))) differs from the tree path's (\(tree.map(\.count)))")
         }
+    }
+}
+
+/// `plistkit diff`'s comparison (Specs/plistkit.md, "Diff") on what a
+/// round trip gave back: no difference between a value and its equal copy,
+/// exactly one (`type`, at the top) against a value of another type, and
+/// every line it prints escaped (no raw control, separator or bidirectional
+/// character, whatever the value holds).
+struct DiffOracle {
+    let entryPoint: FuzzEntryPoint
+
+    func check(_ value: UserInfoValue, _ equalCopy: UserInfoValue) throws(FuzzFinding) {
+        let comparison = DocumentComparison()
+        let same = comparison.differences(ComparedValue(value), ComparedValue(equalCopy))
+        try expect(same.isEmpty, "diff found \(same.count) differences between a value and its round-tripped copy (first: \(same.first?.line ?? ""))")
+        let other: UserInfoValue = value.typeName == "null" ? .string("other") : .null
+        let retyped = comparison.differences(ComparedValue(value), ComparedValue(other))
+        try expect(retyped.count == 1 && retyped[0].kind == .type && retyped[0].path.isEmpty,
+                   "diff against a value of another type gave \(retyped.map(\.kind))")
+        let line = retyped[0].line
+        try expect(!line.unicodeScalars.contains(where: JSONText.isUnreadable), "a diff line holds a raw control or bidirectional character")
+    }
+
+    private func expect(_ condition: Bool, _ message: @autoclosure () -> String) throws(FuzzFinding) {
+        if !condition { throw FuzzFinding(entryPoint: entryPoint, message: message()) }
     }
 }
 
