@@ -189,9 +189,7 @@ public struct AppDeclarations: Sendable, Hashable {
     private static func folded(_ text: String) -> String { text.lowercased() }
 
     private static func malformed(_ place: String, _ value: PropertyListValue, _ expected: String) -> PayloadError {
-        let name = value.typeName
-        let article = name.first.map { "aeiou".contains($0) } == true ? "an" : "a"
-        return PayloadError(.malformedDeclarations, "\(place) is \(article) \(name), not \(expected)")
+        PayloadError(.malformedDeclarations, "\(place) is \(English.article(value.typeName)) \(value.typeName), not \(expected)")
     }
 
     private static func string(_ value: PropertyListValue?, _ place: String) throws(PayloadError) -> String? {

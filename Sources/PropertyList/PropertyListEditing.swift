@@ -186,16 +186,14 @@ extension PropertyListValue {
             throw PropertyListError(.notMergeable, "\(place) is a dictionary and the merged document an array: its members have no keys")
         case (.dictionary, _), (.array, _):
             // notMergeable: only a container's members can be added.
-            throw PropertyListError(.notMergeable, "the merged document is \(Self.article(source.typeName)) \(source.typeName), not a dictionary or array")
+            throw PropertyListError(.notMergeable, "the merged document is \(English.article(source.typeName)) \(source.typeName), not a dictionary or array")
         default:
             // notMergeable: members go into a dictionary or an array.
-            throw PropertyListError(.notMergeable, "\(place) is \(Self.article(target.typeName)) \(target.typeName), not a dictionary or array")
+            throw PropertyListError(.notMergeable, "\(place) is \(English.article(target.typeName)) \(target.typeName), not a dictionary or array")
         }
         guard let path else { return (merged, kept) }
         return (try setting(merged, at: path, mode: .replace), kept)
     }
-
-    private static func article(_ name: String) -> String { name.first.map { "aeiou".contains($0) } == true ? "an" : "a" }
 
     // MARK: Steps
 
@@ -249,7 +247,7 @@ extension PropertyListValue {
     /// "the value at P is a T, not a dictionary or array: nothing at": what a component met.
     private static func holder(_ value: PropertyListValue, _ path: PlutilKeyPath, _ index: Int) -> String {
         let place = index == 0 ? "the top value" : "the value at \"\(path.prefix(index))\""
-        return "\(place) is \(article(value.typeName)) \(value.typeName), not a dictionary or array: nothing at"
+        return "\(place) is \(English.article(value.typeName)) \(value.typeName), not a dictionary or array: nothing at"
     }
 
     /// An error naming the component at `index` (0-based) and the key path up to it.

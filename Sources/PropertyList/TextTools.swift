@@ -2,6 +2,11 @@
 // string quoting (word-at-a-time scans are in Memory/WordScan.swift) (Specs/architecture.md, "Shared tools").
 
 /// Hexadecimal digits.
+/// English for messages: "a" or "an" before a type name (`an array`, `a string`).
+package enum English {
+    package static func article(_ noun: String) -> String { noun.first.map { "aeiou".contains($0) } == true ? "an" : "a" }
+}
+
 package enum Hex {
     private static let upperDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
 

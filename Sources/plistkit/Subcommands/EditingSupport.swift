@@ -21,7 +21,7 @@ enum PlutilType: String, CaseIterable, ExpressibleByArgument {
     case bool, integer, float, string, date, data, dictionary, array
 
     /// "a" or "an" before a type name.
-    static func article(_ name: String) -> String { name.first.map { "aeiou".contains($0) } == true ? "an" : "a" }
+    static func article(_ name: String) -> String { English.article(name) }
 
     /// The name plutil prints for a value's type (`uid` and `null` have none in plutil: named as ours).
     static func name(of value: PropertyListValue) -> String {
