@@ -1,186 +1,96 @@
-public import FoundationEssentials
+import FoundationEssentials
 @_spi(ByteKit) public import PropertyList
 public import UserInfo
 import TypedJSON
+import KeyedArchive
 
-/// A value of any document, as ``DocumentComparison`` compares it: the
-/// property-list types and the userInfo types in one tree, so that a binary
-/// plist and an MP userInfo of the same value compare equal
-/// (Specs/plistkit.md, "Diff").
-public indirect enum ComparedValue: Sendable {
-    case string(String)
-    case integer(PropertyListInteger)
-    case real(Double)
-    case bool(Bool)
-    case date(Date)
-    case data(Data)
-    case array([ComparedValue])
-    case dictionary(StringKeyedDictionary<ComparedValue>)
-    /// A userInfo set; its members stay userInfo values.
-    case set(UserInfoSet)
-    case null
-    case uuid(UUID)
-    case url(UserInfoURL)
-    /// A keyed-archive reference (property lists only).
-    case uid(UInt32)
-
-    /// The tree of a property list.
-    public init(_ value: PropertyListValue) {
-        switch value {
-        case .string(let v): self = .string(v)
-        case .integer(let v): self = .integer(v)
-        case .real(let v): self = .real(v)
-        case .bool(let v): self = .bool(v)
-        case .date(let v): self = .date(v)
-        case .data(let v): self = .data(v)
-        case .array(let v): self = .array(v.map(ComparedValue.init))
-        case .dictionary(let v): self = .dictionary(v.mapValues(ComparedValue.init))
-        case .uid(let v): self = .uid(v)
-        case .null: self = .null
-        }
+/// A value of any document, as ``DocumentComparison`` compares it: a property
+/// list or a userInfo value, compared across the two models, so that a binary
+/// plist and an MP userInfo of the same value compare equal (Specs/plistkit.md,
+/// "Diff").
+///
+/// A compared value holds the value it was made from, never a copy: an object
+/// shared in its document (a binary object, an archived object) stays one
+/// object, so a comparison is linear in the documents' bytes whatever they share.
+public struct ComparedValue: Sendable {
+    /// The value as read.
+    public enum Origin: Sendable {
+        case propertyList(PropertyListValue)
+        case userInfo(UserInfoValue)
     }
 
-    /// The tree of a userInfo value.
-    public init(_ value: UserInfoValue) {
-        switch value {
-        case .string(let v): self = .string(v)
-        case .number(.integer(let v)): self = .integer(v)
-        case .number(.real(let v)): self = .real(v)
-        case .number(.bool(let v)): self = .bool(v)
-        case .date(let v): self = .date(v)
-        case .data(let v): self = .data(v)
-        case .array(let v): self = .array(v.map(ComparedValue.init))
-        case .dictionary(let v): self = .dictionary(v.mapValues(ComparedValue.init))
-        case .set(let v): self = .set(v)
-        case .null: self = .null
-        case .uuid(let v): self = .uuid(v)
-        case .url(let v): self = .url(v)
-        }
-    }
+    /// The value as read.
+    public let origin: Origin
 
-    /// The type's name, as typed JSON names it.
+    /// A property list, compared as it is.
+    public init(_ value: PropertyListValue) { origin = .propertyList(value) }
+
+    /// A userInfo value, compared as it is.
+    public init(_ value: UserInfoValue) { origin = .userInfo(value) }
+
+    /// The type's name, as typed JSON names it: `string`, `integer`, `real`,
+    /// `bool`, `date`, `data`, `array`, `dict`, `set`, `null`, `uuid`, `url`, `uid`.
     public var typeName: String {
-        switch self {
-        case .string: return "string"
-        case .integer: return "integer"
-        case .real: return "real"
-        case .bool: return "bool"
-        case .date: return "date"
-        case .data: return "data"
-        case .array: return "array"
-        case .dictionary: return "dict"
-        case .set: return "set"
-        case .null: return "null"
-        case .uuid: return "uuid"
-        case .url: return "url"
-        case .uid: return "uid"
+        switch origin {
+        case .propertyList(let value): return value.typeName
+        case .userInfo(let value): return value.typeName
         }
     }
 
-    /// The value as a userInfo value, or nil when it holds a UID.
-    var userInfoValue: UserInfoValue? {
-        switch self {
-        case .string(let v): return .string(v)
-        case .integer(let v): return .number(.integer(v))
-        case .real(let v): return .number(.real(v))
-        case .bool(let v): return .number(.bool(v))
-        case .date(let v): return .date(v)
-        case .data(let v): return .data(v)
-        case .array(let v):
-            var members: [UserInfoValue] = []
-            members.reserveCapacity(v.count)
-            for member in v {
-                guard let converted = member.userInfoValue else { return nil }
-                members.append(converted)
-            }
-            return .array(members)
-        case .dictionary(let v):
-            var entries = UserInfoDictionary(minimumCapacity: v.count)
-            for (key, member) in v {
-                guard let converted = member.userInfoValue else { return nil }
-                _ = entries.insertNew(converted, forKey: key)
-            }
-            return .dictionary(entries)
-        case .set(let v): return .set(v)
-        case .null: return .null
-        case .uuid(let v): return .uuid(v)
-        case .url(let v): return .url(v)
-        case .uid: return nil
+    /// The value as a property list: itself, or a userInfo value of
+    /// plist-native types (nil when it holds a null, set, UUID or URL).
+    public var propertyListValue: PropertyListValue? {
+        switch origin {
+        case .propertyList(let value): return value
+        case .userInfo(let value): return try? PlainProfile.propertyList(from: value)
         }
     }
 
-    /// The value as a property list, or nil when it holds a userInfo-only type
-    /// (set, UUID, URL). Only a property list read from a document holds a
-    /// UID, and it holds none of those.
-    var propertyListValue: PropertyListValue? {
-        switch self {
-        case .string(let v): return .string(v)
-        case .integer(let v): return .integer(v)
-        case .real(let v): return .real(v)
-        case .bool(let v): return .bool(v)
-        case .date(let v): return .date(v)
-        case .data(let v): return .data(v)
-        case .array(let v):
-            var members: [PropertyListValue] = []
-            members.reserveCapacity(v.count)
-            for member in v {
-                guard let converted = member.propertyListValue else { return nil }
-                members.append(converted)
-            }
-            return .array(members)
-        case .dictionary(let v):
-            var entries = PropertyListDictionary(minimumCapacity: v.count)
-            for (key, member) in v {
-                guard let converted = member.propertyListValue else { return nil }
-                _ = entries.insertNew(converted, forKey: key)
-            }
-            return .dictionary(entries)
-        case .uid(let v): return .uid(v)
-        case .null: return .null
-        case .set, .uuid, .url: return nil
+    /// The value as a userInfo value: itself, or a property list without UIDs
+    /// or binary nulls (nil otherwise).
+    public var userInfoValue: UserInfoValue? {
+        switch origin {
+        case .userInfo(let value): return value
+        case .propertyList(let value): return try? PlainProfile.userInfo(from: value)
         }
     }
 }
 
 extension ComparedValue: Hashable {
-    /// Exact equality, as the value model's: strings scalar by scalar, reals
-    /// and dates by their bits (`-0.0` is not `0.0`; a NaN equals the same
-    /// NaN), integers by value.
+    /// Exact equality across the two models, as ``DocumentComparison`` with
+    /// exact dates finds it: strings scalar by scalar, reals and dates by
+    /// their bits, integers by value, dictionaries and sets in any order.
     public static func == (lhs: Self, rhs: Self) -> Bool {
-        switch (lhs, rhs) {
-        case let (.string(a), .string(b)): return ExactString.equal(a, b)
-        case let (.integer(a), .integer(b)): return a == b
-        case let (.real(a), .real(b)): return a.bitPattern == b.bitPattern
-        case let (.bool(a), .bool(b)): return a == b
-        case let (.date(a), .date(b)):
-            return a.timeIntervalSinceReferenceDate.bitPattern == b.timeIntervalSinceReferenceDate.bitPattern
-        case let (.data(a), .data(b)): return a == b
-        case let (.array(a), .array(b)): return a == b
-        case let (.dictionary(a), .dictionary(b)): return a == b
-        case let (.set(a), .set(b)): return a == b
-        case (.null, .null): return true
-        case let (.uuid(a), .uuid(b)): return a == b
-        case let (.url(a), .url(b)): return a == b
-        case let (.uid(a), .uid(b)): return a == b
-        default: return false
+        DocumentComparison().equal(lhs, rhs)
+    }
+
+    /// Hashes the type only (equal values have the same type); compare with ``==``.
+    public func hash(into hasher: inout Hasher) { hasher.combine(typeName) }
+}
+
+extension ComparedValue: ReadableValue {
+    package var walkShape: WalkShape {
+        switch origin {
+        case .propertyList(let value): return value.walkShape
+        case .userInfo(let value): return value.walkShape
         }
     }
 
-    public func hash(into hasher: inout Hasher) {
-        switch self {
-        case .string(let v): hasher.combine(0 as UInt8); ExactString.hash(v, into: &hasher)
-        case .integer(let v): hasher.combine(1 as UInt8); hasher.combine(v)
-        case .real(let v): hasher.combine(2 as UInt8); hasher.combine(v.bitPattern)
-        case .bool(let v): hasher.combine(3 as UInt8); hasher.combine(v)
-        case .date(let v): hasher.combine(4 as UInt8); hasher.combine(v.timeIntervalSinceReferenceDate.bitPattern)
-        case .data(let v): hasher.combine(5 as UInt8); hasher.combine(v)
-        case .array(let v): hasher.combine(6 as UInt8); hasher.combine(v)
-        case .dictionary(let v): hasher.combine(7 as UInt8); hasher.combine(v)
-        case .set(let v): hasher.combine(8 as UInt8); hasher.combine(v)
-        case .null: hasher.combine(9 as UInt8)
-        case .uuid(let v): hasher.combine(10 as UInt8); hasher.combine(v)
-        case .url(let v): hasher.combine(11 as UInt8); hasher.combine(v)
-        case .uid(let v): hasher.combine(12 as UInt8); hasher.combine(v)
+    package func walkMembers(sorted: Bool) -> WalkMembers<ComparedValue> {
+        switch origin {
+        case .propertyList(let value):
+            let members = value.walkMembers(sorted: sorted)
+            return WalkMembers(keys: members.keys, values: members.values.map(ComparedValue.init))
+        case .userInfo(let value):
+            let members = value.walkMembers(sorted: sorted)
+            return WalkMembers(keys: members.keys, values: members.values.map(ComparedValue.init))
+        }
+    }
+
+    package func appendReadableScalar(_ style: ReadableStyle, to out: inout String) {
+        switch origin {
+        case .propertyList(let value): value.appendReadableScalar(style, to: &out)
+        case .userInfo(let value): value.appendReadableScalar(style, to: &out)
         }
     }
 }
@@ -238,62 +148,107 @@ public struct DocumentDifference: Sendable, Hashable {
     }
 
     /// The difference as one line of text: every string from the values
-    /// quoted and escaped (no control or bidirectional character reaches a terminal).
+    /// quoted and escaped (no control or bidirectional character reaches a
+    /// terminal). Unbounded: `plistkit diff` writes lines with
+    /// ``appendLine(to:meter:)`` within its inputs' budget.
     public var line: String {
-        var text = kind.rawValue + " "
-        JSONText.appendReadableQuoted(keyPath, to: &text)
-        text += ": "
+        var meter = ExpansionMeter(limit: Int.max)
+        var output = CountedOutput.unbounded
+        do { try appendLine(to: &output, meter: &meter) } catch { preconditionFailure("an unbounded rendering failed: \(error)") }
+        return String(output.text.dropLast())
+    }
+
+    /// Appends ``line`` and a line feed to `output`, walking the values with `meter`.
+    ///
+    /// - Throws: ``ErrorCode/expansionLimitExceeded``, ``ErrorCode/outputLimitExceeded``.
+    package func appendLine(to output: inout CountedOutput, meter: inout ExpansionMeter) throws(PropertyListError) {
+        try output.append { text in
+            text += kind.rawValue + " "
+            JSONText.appendReadableQuoted(keyPath, to: &text)
+            text += ": "
+        }
         switch kind {
         case .changed, .type:
             let showType = kind == .type
-            if showType { text += old!.typeName + " " }
-            DocumentComparison.appendLine(old!, to: &text)
-            text += " -> "
-            if showType { text += new!.typeName + " " }
-            DocumentComparison.appendLine(new!, to: &text)
-        case .removed: DocumentComparison.appendLine(old!, to: &text)
-        case .added: DocumentComparison.appendLine(new!, to: &text)
+            if showType { try output.append(old!.typeName + " ") }
+            try ReadableText.append(old!, .line, meter: &meter, to: &output)
+            try output.append(" -> ")
+            if showType { try output.append(new!.typeName + " ") }
+            try ReadableText.append(new!, .line, meter: &meter, to: &output)
+        case .removed: try ReadableText.append(old!, .line, meter: &meter, to: &output)
+        case .added: try ReadableText.append(new!, .line, meter: &meter, to: &output)
         case .moved:
-            text += "\(from!) -> \(to!) ("
-            DocumentComparison.appendLine(new!, to: &text)
-            text += ")"
+            try output.append("\(from!) -> \(to!) (")
+            try ReadableText.append(new!, .line, meter: &meter, to: &output)
+            try output.append(")")
         }
-        return text
+        try output.append("\n")
     }
 
     /// The difference as one JSON object: `kind`, `keyPath`, `path`, and the
-    /// values in typed JSON (`old`, `new`; `from`, `to` and `value` for `moved`).
+    /// values in typed JSON (`old`, `new`; `from`, `to` and `value` for
+    /// `moved`). Like the text form, it holds no raw control, separator or
+    /// bidirectional character: each is a `\uXXXX` escape.
     ///
     /// - Throws: ``PropertyListError`` when a value is past the typed-JSON
     ///   writer's limits.
     public func json(limits: PropertyListLimits = .default) throws(PropertyListError) -> String {
-        var text = "{\"kind\":"
-        JSONText.appendQuoted(kind.rawValue, to: &text)
-        text += ",\"keyPath\":"
-        JSONText.appendQuoted(keyPath, to: &text)
-        text += ",\"path\":["
+        var output = CountedOutput(budget: Int.max)
+        try appendJSON(to: &output, writerLimits: WriterLimits(limits))
+        return output.text
+    }
+
+    /// Appends ``json(limits:)`` to `output`; the values' writer keeps to
+    /// `writerLimits` and to what the output has left.
+    package func appendJSON(to output: inout CountedOutput, writerLimits: WriterLimits) throws(PropertyListError) {
+        var head = "{\"kind\":"
+        JSONText.appendReadableQuoted(kind.rawValue, to: &head)
+        head += ",\"keyPath\":"
+        JSONText.appendReadableQuoted(keyPath, to: &head)
+        head += ",\"path\":["
         for (position, component) in path.enumerated() {
-            if position > 0 { text += "," }
+            if position > 0 { head += "," }
             switch component {
-            case .index(let index): text += String(index)
-            case .key(let key): JSONText.appendQuoted(key, to: &text)
+            case .index(let index): head += String(index)
+            case .key(let key): JSONText.appendReadableQuoted(key, to: &head)
             }
         }
-        text += "]"
-        if kind == .moved {
-            text += ",\"from\":\(from!),\"to\":\(to!),\"value\":" + (try DocumentComparison.typedJSON(new!, limits: limits))
-        } else {
-            if let old { text += ",\"old\":" + (try DocumentComparison.typedJSON(old, limits: limits)) }
-            if let new { text += ",\"new\":" + (try DocumentComparison.typedJSON(new, limits: limits)) }
+        head += "]"
+        try output.append(head)
+        func value(_ name: String, _ value: ComparedValue) throws(PropertyListError) {
+            // The writer stops where the output would: its expanded size is at
+            // most the bytes it writes.
+            var limits = writerLimits
+            limits.maxExpandedBytes = min(limits.maxExpandedBytes, max(output.budget - output.count, 0))
+            let writer = TypedJSONWriter(pretty: false, limits: limits)
+            let bytes: Data
+            switch value.origin {
+            case .userInfo(let userInfo): bytes = try writer.write(userInfo)
+            case .propertyList(let plist): bytes = try writer.write(plist)
+            }
+            try output.append(",\"\(name)\":" + JSONText.escapingUnreadable(String(decoding: bytes, as: UTF8.self)))
         }
-        return text + "}"
+        if kind == .moved {
+            try output.append(",\"from\":\(from!),\"to\":\(to!)")
+            try value("value", new!)
+        } else {
+            if let old { try value("old", old) }
+            if let new { try value("new", new) }
+        }
+        try output.append("}")
     }
 }
 
 /// Compares two values as `plistkit diff` does (Specs/plistkit.md, "Diff"):
 /// equal values whatever the formats they came from, types kept apart,
-/// dates at the precision both documents keep. One walk of both values:
-/// linear in their sizes plus the differences.
+/// dates at the precision both documents keep.
+///
+/// Both values are first numbered bottom-up through the one bounded walk
+/// (``StructuralNumbering``): equal subtrees get equal numbers, each shared
+/// object is numbered once. The comparison then walks the first value,
+/// skipping every pair of subtrees with equal numbers, so its cost is linear
+/// in the documents' bytes plus the differences, however deep, wide or
+/// shared they are; `--match-moved` pairs array members by number.
 public struct DocumentComparison: Sendable {
     /// `datePrecision`: compare dates rounded down to the second, because one
     /// of the documents (XML, OpenStep text) keeps no fraction.
@@ -307,255 +262,456 @@ public struct DocumentComparison: Sendable {
     }
 
     /// The differences from `a` to `b`, in document order; empty when equal.
-    /// Recursion follows the values' depth, which their readers bound
-    /// (`PropertyListLimits.maxSupportedDepth`), as the value model's own
-    /// equality does (Specs/architecture.md, "One stack policy").
+    /// Unbounded: `plistkit diff` uses ``forEachDifference(_:_:meter:_:)``
+    /// within its inputs' budget.
     public func differences(_ a: ComparedValue, _ b: ComparedValue) -> [DocumentDifference] {
         var found: [DocumentDifference] = []
-        var path: [DocumentDifference.Component] = []
-        compare(a, b, path: &path, into: &found)
+        var meter = ExpansionMeter(limit: Int.max)
+        do {
+            try forEachDifference(a, b, meter: &meter) { found.append($0) }
+        } catch {
+            preconditionFailure("an unbounded comparison failed: \(error)")
+        }
         return found
     }
 
     /// Whether two values are equal under this comparison.
     public func equal(_ a: ComparedValue, _ b: ComparedValue) -> Bool {
-        switch (a, b) {
-        case let (.date(x), .date(y)): return sameDate(x, y)
-        case let (.array(x), .array(y)):
-            guard x.count == y.count else { return false }
-            for index in x.indices where !equal(x[index], y[index]) { return false }
-            return true
-        case let (.dictionary(x), .dictionary(y)):
-            guard x.count == y.count else { return false }
-            for (key, member) in x {
-                guard let other = Self.member(y, exactly: key), equal(member, other) else { return false }
-            }
-            return true
-        default: return a == b
+        var meter = ExpansionMeter(limit: Int.max)
+        var numbering = StructuralNumbering(wholeSecondDates: wholeSecondDates)
+        do {
+            return try numbering.number(a, meter: &meter) == numbering.number(b, meter: &meter)
+        } catch {
+            preconditionFailure("an unbounded numbering failed: \(error)")
         }
     }
 
-    /// The member under `key` spelled exactly so: Swift's `String` equality,
-    /// which the dictionary's lookup uses, takes canonically equivalent
-    /// spellings as one key; a document keeps them apart.
-    private static func member(_ entries: StringKeyedDictionary<ComparedValue>, exactly key: String) -> ComparedValue? {
-        guard let position = entries.position(forKey: key) else { return nil }
-        let (stored, value) = entries[position]
-        return ExactString.equal(stored, key) ? value : nil
+    /// Hands each difference from `a` to `b` to `body`, in document order,
+    /// every node the comparison visits charged to `meter`.
+    ///
+    /// - Throws: ``ErrorCode/expansionLimitExceeded`` past the meter's budget,
+    ///   and what `body` throws.
+    package func forEachDifference(_ a: ComparedValue, _ b: ComparedValue, meter: inout ExpansionMeter,
+                                   _ body: @escaping (DocumentDifference) throws(PropertyListError) -> Void) throws(PropertyListError) {
+        var numbering = StructuralNumbering(wholeSecondDates: wholeSecondDates)
+        let first = try numbering.number(a, meter: &meter)
+        let second = try numbering.number(b, meter: &meter)
+        guard first != second else { return }
+        var visitor = DifferenceVisitor(numbering: numbering, matchMoved: matchMoved, other: b, report: body)
+        try ValueWalk.walk(a, meter: &meter, visitor: &visitor)
     }
+}
 
-    private func sameDate(_ x: Date, _ y: Date) -> Bool {
-        let s = x.timeIntervalSinceReferenceDate, t = y.timeIntervalSinceReferenceDate
-        if wholeSecondDates { return s.rounded(.down) == t.rounded(.down) }
-        return s.bitPattern == t.bitPattern
-    }
-
-    private func compare(_ a: ComparedValue, _ b: ComparedValue, path: inout [DocumentDifference.Component],
-                         into found: inout [DocumentDifference]) {
-        switch (a, b) {
-        case let (.dictionary(x), .dictionary(y)):
-            for (key, member) in x {
-                path.append(.key(key))
-                // Keys match scalar by scalar: a canonically equivalent spelling is another key.
-                if let other = Self.member(y, exactly: key) {
-                    compare(member, other, path: &path, into: &found)
-                } else {
-                    found.append(DocumentDifference(kind: .removed, path: path, old: member, new: nil))
-                }
-                path.removeLast()
-            }
-            for (key, member) in y {
-                guard Self.member(x, exactly: key) == nil else { continue }
-                path.append(.key(key))
-                found.append(DocumentDifference(kind: .added, path: path, old: nil, new: member))
-                path.removeLast()
-            }
-        case let (.array(x), .array(y)):
-            if matchMoved {
-                compareMatching(x, y, path: &path, into: &found)
+extension JSONText {
+    /// JSON text with every unreadable scalar that JSON leaves raw — DEL, the
+    /// C1 controls, the line and paragraph separators, the bidirectional
+    /// controls (``isUnreadable(_:)``) — written as `\uXXXX`; valid JSON stays
+    /// valid and equal, since outside strings JSON holds none of them.
+    static func escapingUnreadable(_ json: String) -> String {
+        guard json.unicodeScalars.contains(where: isUnreadable) else { return json }
+        var out = String.UnicodeScalarView()
+        for scalar in json.unicodeScalars {
+            if isUnreadable(scalar) {
+                out.append(contentsOf: "\\u".unicodeScalars)
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                out.append(contentsOf: (String(repeating: "0", count: 4 - hex.count) + hex).unicodeScalars)
             } else {
-                compareByIndex(x, Array(x.indices), y, Array(y.indices), path: &path, into: &found)
+                out.append(scalar)
             }
-        case let (.set(x), .set(y)):
+        }
+        return String(out)
+    }
+}
+
+// MARK: - Numbering
+
+/// Numbers values so that two subtrees get the same number exactly when they
+/// are equal under the comparison (hash-consing): scalars by their exact
+/// value (dates rounded down to the second when the comparison says so),
+/// arrays by their members' numbers in order, dictionaries by their
+/// (key, number) pairs in any order, sets by their members exactly. Through
+/// the one bounded walk, bottom-up; a container whose storage was numbered
+/// before is not walked again (a shared object is numbered once).
+struct StructuralNumbering {
+    let wholeSecondDates: Bool
+
+    /// A scalar (or a set, compared exactly as a whole) by its exact value.
+    private enum ScalarKey: Hashable {
+        case string(ExactKey)
+        case integer(PropertyListInteger)
+        case real(UInt64)
+        case bool(Bool)
+        case date(UInt64)
+        case data(Data)
+        case null
+        case uuid(UUID)
+        case url(UserInfoURL)
+        case uid(UInt32)
+        case set(UserInfoSet)
+    }
+
+    /// A string compared scalar by scalar (not by canonical equivalence).
+    private struct ExactKey: Hashable {
+        let text: String
+        static func == (lhs: Self, rhs: Self) -> Bool { ExactString.equal(lhs.text, rhs.text) }
+        func hash(into hasher: inout Hasher) { ExactString.hash(text, into: &hasher) }
+    }
+
+    private var scalars: [ScalarKey: Int] = [:]
+    /// Containers by their kind and members' numbers: `[0, n…]` for an array,
+    /// `[1, k, n, k, n…]` for a dictionary (pairs ordered by key number).
+    private var containers: [[Int]: Int] = [:]
+    /// Numbers of containers by storage, each beside its value (which keeps
+    /// the storage alive, so no address is reused while the table lives).
+    private var byStorage: [StorageIdentity: (keepAlive: ComparedValue, number: Int)] = [:]
+    private var count = 0
+
+    init(wholeSecondDates: Bool) { self.wholeSecondDates = wholeSecondDates }
+
+    /// The number of `value`'s storage when it was numbered before.
+    func known(_ identity: StorageIdentity?) -> Int? {
+        identity.flatMap { byStorage[$0]?.number }
+    }
+
+    private static func intern<Key: Hashable>(_ key: Key, in table: inout [Key: Int], count: inout Int) -> Int {
+        if let number = table[key] { return number }
+        count += 1
+        table[key] = count
+        return count
+    }
+
+    /// The number of a string (a dictionary key).
+    mutating func number(key: String) -> Int { Self.intern(.string(ExactKey(text: key)), in: &scalars, count: &count) }
+
+    /// The number of a scalar or a set.
+    mutating func number(scalar value: ComparedValue) -> Int {
+        let key: ScalarKey
+        switch value.origin {
+        case .propertyList(let plist):
+            switch plist {
+            case .string(let v): key = .string(ExactKey(text: v))
+            case .integer(let v): key = .integer(v)
+            case .real(let v): key = .real(v.bitPattern)
+            case .bool(let v): key = .bool(v)
+            case .date(let v): key = .date(dateBits(v))
+            case .data(let v): key = .data(v)
+            case .uid(let v): key = .uid(v)
+            case .null: key = .null
+            case .array, .dictionary: preconditionFailure("containers are numbered from their members")
+            }
+        case .userInfo(let userInfo):
+            switch userInfo {
+            case .string(let v): key = .string(ExactKey(text: v))
+            case .number(.integer(let v)): key = .integer(v)
+            case .number(.real(let v)): key = .real(v.bitPattern)
+            case .number(.bool(let v)): key = .bool(v)
+            case .date(let v): key = .date(dateBits(v))
+            case .data(let v): key = .data(v)
+            case .null: key = .null
+            case .uuid(let v): key = .uuid(v)
+            case .url(let v): key = .url(v)
             // Sets hold userInfo values, compared exactly (no XML or OpenStep
             // text holds a set, so no date in one was rounded).
-            for member in x.members where !y.contains(member) {
-                found.append(DocumentDifference(kind: .removed, path: path, old: ComparedValue(member), new: nil))
+            case .set(let v): key = .set(v)
+            case .array, .dictionary: preconditionFailure("containers are numbered from their members")
             }
-            for member in y.members where !x.contains(member) {
-                found.append(DocumentDifference(kind: .added, path: path, old: nil, new: ComparedValue(member)))
+        }
+        return Self.intern(key, in: &scalars, count: &count)
+    }
+
+    private func dateBits(_ date: Date) -> UInt64 {
+        let seconds = date.timeIntervalSinceReferenceDate
+        return (wholeSecondDates ? seconds.rounded(.down) : seconds).bitPattern
+    }
+
+    /// The number of a container from its members' numbers (and, for a
+    /// dictionary, its keys'), remembered for its storage.
+    mutating func number(container value: ComparedValue, _ container: WalkContainer, keys: [Int]?, members: [Int]) -> Int {
+        var key: [Int]
+        if let keys {
+            var pairs = Array(zip(keys, members))
+            pairs.sort { $0.0 < $1.0 }
+            key = [1]
+            key.reserveCapacity(1 + 2 * pairs.count)
+            for (name, member) in pairs { key.append(name); key.append(member) }
+        } else {
+            key = [0] + members
+        }
+        let number = Self.intern(key, in: &containers, count: &count)
+        if let identity = container.identity { byStorage[identity] = (value, number) }
+        return number
+    }
+
+    /// The number of a whole value.
+    mutating func number(_ value: ComparedValue, meter: inout ExpansionMeter) throws(PropertyListError) -> Int {
+        var visitor = Visitor(numbering: self)
+        defer { self = visitor.numbering }
+        try ValueWalk.walk(value, meter: &meter, visitor: &visitor)
+        return visitor.result
+    }
+
+    /// The walk's visitor: members' numbers collected per open container.
+    private struct Visitor: ValueVisitor {
+        typealias Value = ComparedValue
+        typealias Failure = PropertyListError
+        var numbering: StructuralNumbering
+        var frames: [(keys: [Int]?, members: [Int], known: Int?)] = []
+        var result = 0
+
+        init(numbering: StructuralNumbering) { self.numbering = numbering }
+
+        private mutating func deliver(_ number: Int, at place: WalkPlace) {
+            guard let last = frames.indices.last else { return result = number }
+            frames[last].members.append(number)
+            if case .key(let key) = place { frames[last].keys!.append(numbering.number(key: key)) }
+        }
+
+        mutating func visit(scalar value: ComparedValue, at place: WalkPlace, depth: Int) {
+            deliver(numbering.number(scalar: value), at: place)
+        }
+
+        mutating func enter(_ value: ComparedValue, _ container: WalkContainer, at place: WalkPlace, depth: Int) -> Bool {
+            // A set is numbered whole (exactly); a container met before by its number.
+            if container.kind == .set {
+                frames.append((nil, [], numbering.number(scalar: value)))
+                return false
             }
-        default:
-            guard !equal(a, b) else { return }
-            let sameType = a.typeName == b.typeName
-            found.append(DocumentDifference(kind: sameType ? .changed : .type, path: path, old: a, new: b))
+            let known = numbering.known(container.identity)
+            frames.append((container.kind == .dictionary ? [] : nil, [], known))
+            if known == nil { frames[frames.count - 1].members.reserveCapacity(container.count) }
+            return known == nil
+        }
+
+        mutating func leave(_ value: ComparedValue, _ container: WalkContainer, at place: WalkPlace, depth: Int) {
+            let frame = frames.removeLast()
+            let number = frame.known ?? numbering.number(container: value, container, keys: frame.keys, members: frame.members)
+            deliver(number, at: place)
+        }
+    }
+}
+
+// MARK: - The comparison walk
+
+extension ComparedValue {
+    /// The identity of a container's storage (the value it holds), nil for a scalar or a set.
+    var storageIdentity: StorageIdentity? {
+        switch origin {
+        case .propertyList(.array(let elements)): return StorageIdentity(elements)
+        case .propertyList(.dictionary(let entries)): return entries.storageIdentity
+        case .userInfo(.array(let elements)): return StorageIdentity(elements)
+        case .userInfo(.dictionary(let entries)): return entries.storageIdentity
+        default: return nil
         }
     }
 
-    /// Members paired by position in the given index lists: the common
-    /// prefix compared, the rest of the longer list removed or added.
-    private func compareByIndex(_ x: [ComparedValue], _ xIndices: [Int], _ y: [ComparedValue], _ yIndices: [Int],
-                                path: inout [DocumentDifference.Component], into found: inout [DocumentDifference]) {
-        let common = min(xIndices.count, yIndices.count)
-        for position in 0..<common {
-            // The key path names the member's index in the second array
-            // (the same index, unless members were matched first).
-            path.append(.index(yIndices[position]))
-            compare(x[xIndices[position]], y[yIndices[position]], path: &path, into: &found)
-            path.removeLast()
+    /// The position of `key` spelled exactly so, in a dictionary: Swift's
+    /// `String` equality, which the dictionary's lookup uses, takes
+    /// canonically equivalent spellings as one key; a document keeps them apart.
+    func position(ofKey key: String) -> Int? {
+        switch origin {
+        case .propertyList(.dictionary(let entries)):
+            guard let position = entries.position(forKey: key), ExactString.equal(entries.keys[position], key) else { return nil }
+            return position
+        case .userInfo(.dictionary(let entries)):
+            guard let position = entries.position(forKey: key), ExactString.equal(entries.keys[position], key) else { return nil }
+            return position
+        default: return nil
         }
-        for position in common..<xIndices.count {
-            path.append(.index(xIndices[position]))
-            found.append(DocumentDifference(kind: .removed, path: path, old: x[xIndices[position]], new: nil))
-            path.removeLast()
+    }
+}
+
+/// Walks the first value; for each node finds its counterpart in the second
+/// (by key, by index, or by number with `--match-moved`), reports what
+/// differs, and skips every pair whose numbers are equal.
+private struct DifferenceVisitor: ValueVisitor {
+    typealias Value = ComparedValue
+    typealias Failure = PropertyListError
+
+    /// What a member of the first value meets in the second.
+    private enum Counterpart {
+        /// Paired with an equal member (`--match-moved`): nothing to report.
+        case paired
+        /// None: the member is removed, reported at its own index or key.
+        case none(DocumentDifference.Component?)
+        /// This member, named in the path by the second value's index or key.
+        case member(ComparedValue, DocumentDifference.Component?)
+    }
+
+    /// A container of the first value being walked.
+    private struct Frame {
+        /// Its counterpart's node, when the pair differs and is walked (nil: skipped).
+        let otherNode: WalkMembers<ComparedValue>?
+        /// Whether a path component was pushed for it.
+        let named: Bool
+        /// `--match-moved`: each member's partner in the other array, or nil.
+        var partners: [Int?]? = nil
+        /// The other array's members left unpaired, in order (`--match-moved`).
+        var unpairedInOther: [Int] = []
+        /// This array's unpaired members met so far.
+        var unpairedSoFar = 0
+    }
+
+    var numbering: StructuralNumbering
+    let matchMoved: Bool
+    let other: ComparedValue
+    let report: (DocumentDifference) throws(PropertyListError) -> Void
+    private var frames: [Frame] = []
+    private var path: [DocumentDifference.Component] = []
+
+    init(numbering: StructuralNumbering, matchMoved: Bool, other: ComparedValue,
+         report: @escaping (DocumentDifference) throws(PropertyListError) -> Void) {
+        self.numbering = numbering
+        self.matchMoved = matchMoved
+        self.other = other
+        self.report = report
+    }
+
+    /// The number of a subtree of either value (both were numbered whole).
+    private mutating func number(_ value: ComparedValue) -> Int {
+        if let identity = value.storageIdentity, let known = numbering.known(identity) { return known }
+        return numbering.number(scalar: value)
+    }
+
+    /// The counterpart of the member at `place` of the innermost frame.
+    private mutating func counterpart(_ place: WalkPlace) -> Counterpart {
+        guard let last = frames.indices.last else { return .member(other, nil) }
+        guard let otherMembers = frames[last].otherNode else { preconditionFailure("members are walked only inside a pair that differs") }
+        switch place {
+        case .key(let key):
+            guard let position = other(frames.count - 1).position(ofKey: key) else { return .none(.key(key)) }
+            return .member(otherMembers.values[position], .key(key))
+        case .index(let index):
+            let members = otherMembers.values
+            if let partners = frames[last].partners {
+                guard partners[index] == nil else { return .paired }
+                let rank = frames[last].unpairedSoFar
+                frames[last].unpairedSoFar += 1
+                guard rank < frames[last].unpairedInOther.count else { return .none(.index(index)) }
+                let partner = frames[last].unpairedInOther[rank]
+                return .member(members[partner], .index(partner))
+            }
+            return index < members.count ? .member(members[index], .index(index)) : .none(.index(index))
+        default:
+            preconditionFailure("members are walked only inside a pair of containers of one kind")
         }
-        for position in common..<yIndices.count {
-            path.append(.index(yIndices[position]))
-            found.append(DocumentDifference(kind: .added, path: path, old: nil, new: y[yIndices[position]]))
-            path.removeLast()
+    }
+
+    /// The other value's container of frame `position`.
+    private var others: [ComparedValue] = []
+    private func other(_ position: Int) -> ComparedValue { others[position] }
+
+    /// Reports `difference` with `component` at the end of the path.
+    private mutating func report(_ kind: DocumentDifference.Kind, _ component: DocumentDifference.Component?,
+                                 old: ComparedValue?, new: ComparedValue?) throws(PropertyListError) {
+        if let component { path.append(component) }
+        defer { if component != nil { path.removeLast() } }
+        try report(DocumentDifference(kind: kind, path: path, old: old, new: new))
+    }
+
+    mutating func visit(scalar value: ComparedValue, at place: WalkPlace, depth: Int) throws(PropertyListError) {
+        switch counterpart(place) {
+        case .paired: return
+        case .none(let component): try report(.removed, component, old: value, new: nil)
+        case .member(let partner, let component):
+            guard number(value) != number(partner) else { return }
+            try report(value.typeName == partner.typeName ? .changed : .type, component, old: value, new: partner)
         }
+    }
+
+    mutating func enter(_ value: ComparedValue, _ container: WalkContainer, at place: WalkPlace, depth: Int) throws(PropertyListError) -> Bool {
+        let skipped = Frame(otherNode: nil, named: false)
+        switch counterpart(place) {
+        case .paired:
+            frames.append(skipped)
+            return false
+        case .none(let component):
+            try report(.removed, component, old: value, new: nil)
+            frames.append(skipped)
+            return false
+        case .member(let partner, let component):
+            frames.append(skipped)
+            guard number(value) != number(partner) else { return false }
+            guard value.typeName == partner.typeName else {
+                try report(.type, component, old: value, new: partner)
+                return false
+            }
+            if container.kind == .set {
+                // Sets: the members only one side has, at the set's path, exactly.
+                if let component { path.append(component) }
+                defer { if component != nil { path.removeLast() } }
+                try compareSets(value, partner)
+                return false
+            }
+            // The pair differs: walk it, under the counterpart's name.
+            frames.removeLast()
+            if let component { path.append(component) }
+            var frame = Frame(otherNode: partner.walkMembers(sorted: false), named: component != nil)
+            if matchMoved, container.kind == .array {
+                try pair(value.walkMembers(sorted: false).values, frame.otherNode!.values, into: &frame)
+            }
+            frames.append(frame)
+            others.append(partner)
+            return true
+        }
+    }
+
+    mutating func leave(_ value: ComparedValue, _ container: WalkContainer, at place: WalkPlace, depth: Int) throws(PropertyListError) {
+        let frame = frames.removeLast()
+        guard let otherNode = frame.otherNode else { return }
+        others.removeLast()
+        // What only the other container has.
+        switch container.kind {
+        case .dictionary:
+            for (position, key) in (otherNode.keys ?? []).enumerated() where value.position(ofKey: key) == nil {
+                try report(.added, .key(key), old: nil, new: otherNode.values[position])
+            }
+        case .array:
+            let members = otherNode.values
+            let extra = frame.partners != nil ? Array(frame.unpairedInOther.dropFirst(frame.unpairedSoFar))
+                                              : Array(min(container.count, members.count)..<members.count)
+            for index in extra { try report(.added, .index(index), old: nil, new: members[index]) }
+        case .set:
+            break
+        }
+        if frame.named { path.removeLast() }
     }
 
     /// `--match-moved`: equal members paired first (in order of appearance),
-    /// each hashed once; a pair at different indexes is `moved`; the members
-    /// left over are compared by position among themselves.
-    private func compareMatching(_ x: [ComparedValue], _ y: [ComparedValue],
-                                 path: inout [DocumentDifference.Component], into found: inout [DocumentDifference]) {
-        // The indexes of B's members by value, in order, each list consumed from its front.
-        var waiting: [MatchKey: (next: Int, indices: [Int])] = [:]
-        for (index, member) in y.enumerated() {
-            waiting[MatchKey(member, wholeSecondDates: wholeSecondDates), default: (0, [])].indices.append(index)
+    /// by number; a pair at different indexes is reported `moved`; the
+    /// members left over are compared by position among themselves.
+    private mutating func pair(_ mine: [ComparedValue], _ theirs: [ComparedValue], into frame: inout Frame) throws(PropertyListError) {
+        var waiting: [Int: (next: Int, indices: [Int])] = [:]
+        for (index, member) in theirs.enumerated() {
+            waiting[number(member), default: (0, [])].indices.append(index)
         }
-        var pairedInY = [Bool](repeating: false, count: y.count)
-        var leftInX: [Int] = []
+        var partners = [Int?](repeating: nil, count: mine.count)
+        var paired = [Bool](repeating: false, count: theirs.count)
         var moves: [(from: Int, to: Int)] = []
-        for (index, member) in x.enumerated() {
-            let key = MatchKey(member, wholeSecondDates: wholeSecondDates)
-            guard var entry = waiting[key], entry.next < entry.indices.count else {
-                leftInX.append(index)
-                continue
-            }
+        for (index, member) in mine.enumerated() {
+            let key = number(member)
+            guard var entry = waiting[key], entry.next < entry.indices.count else { continue }
             let partner = entry.indices[entry.next]
             entry.next += 1
             waiting[key] = entry
-            pairedInY[partner] = true
+            partners[index] = partner
+            paired[partner] = true
             if partner != index { moves.append((index, partner)) }
         }
-        let leftInY = y.indices.filter { !pairedInY[$0] }
+        frame.partners = partners
+        frame.unpairedInOther = theirs.indices.filter { !paired[$0] }
         for move in moves {
-            found.append(DocumentDifference(kind: .moved, path: path, old: nil, new: y[move.to], from: move.from, to: move.to))
-        }
-        compareByIndex(x, leftInX, y, leftInY, path: &path, into: &found)
-    }
-
-    /// A value hashed and compared under the comparison's date precision.
-    private struct MatchKey: Hashable {
-        let value: ComparedValue
-        let wholeSecondDates: Bool
-        init(_ value: ComparedValue, wholeSecondDates: Bool) {
-            self.value = value
-            self.wholeSecondDates = wholeSecondDates
-        }
-        static func == (lhs: Self, rhs: Self) -> Bool {
-            DocumentComparison(wholeSecondDates: lhs.wholeSecondDates).equal(lhs.value, rhs.value)
-        }
-        func hash(into hasher: inout Hasher) {
-            // Exact hashing, but with dates rounded down first when they
-            // compare by the second; dictionaries order-independently.
-            Self.hash(value, wholeSecondDates, into: &hasher)
-        }
-        private static func hash(_ value: ComparedValue, _ wholeSeconds: Bool, into hasher: inout Hasher) {
-            switch value {
-            case .date(let date):
-                hasher.combine(4 as UInt8)
-                let seconds = date.timeIntervalSinceReferenceDate
-                hasher.combine((wholeSeconds ? seconds.rounded(.down) : seconds).bitPattern)
-            case .array(let members):
-                hasher.combine(6 as UInt8)
-                hasher.combine(members.count)
-                for member in members { hash(member, wholeSeconds, into: &hasher) }
-            case .dictionary(let entries):
-                hasher.combine(7 as UInt8)
-                var sum = 0
-                for (key, member) in entries {
-                    var entry = Hasher()
-                    ExactString.hash(key, into: &entry)
-                    hash(member, wholeSeconds, into: &entry)
-                    sum = sum &+ entry.finalize()
-                }
-                hasher.combine(sum)
-            default: hasher.combine(value)
-            }
+            try report(DocumentDifference(kind: .moved, path: path, old: nil, new: theirs[move.to], from: move.from, to: move.to))
         }
     }
 
-    // MARK: Rendering
-
-    /// A value on one line (Specs/plistkit.md, "Diff"): strings quoted and escaped.
-    static func appendLine(_ value: ComparedValue, to out: inout String) {
-        switch value {
-        case .string(let string): JSONText.appendReadableQuoted(string, to: &out)
-        case .integer(let integer): out += integer.description
-        case .real(let real): out += real.description
-        case .bool(let flag): out += flag ? "true" : "false"
-        case .date(let date):
-            let seconds = date.timeIntervalSinceReferenceDate
-            out += CivilTime.iso8601(secondsSinceReference: seconds) ?? "date(\(seconds))"
-        case .data(let data):
-            out += "<"
-            for byte in data { out += Hex.lower(byte) }
-            out += ">"
-        case .array(let members):
-            out += "["
-            for (position, member) in members.enumerated() {
-                if position > 0 { out += ", " }
-                appendLine(member, to: &out)
-            }
-            out += "]"
-        case .dictionary(let entries):
-            out += "{"
-            for (position, (key, member)) in entries.enumerated() {
-                if position > 0 { out += ", " }
-                JSONText.appendReadableQuoted(key, to: &out)
-                out += ": "
-                appendLine(member, to: &out)
-            }
-            out += "}"
-        case .set(let set):
-            out += "set["
-            for (position, member) in set.members.enumerated() {
-                if position > 0 { out += ", " }
-                appendLine(ComparedValue(member), to: &out)
-            }
-            out += "]"
-        case .null: out += "null"
-        case .uuid(let uuid): out += "uuid(\(uuid.uuidString))"
-        case .url(let url): appendURL(url, to: &out)
-        case .uid(let uid): out += "uid(\(uid))"
+    /// Members of one set that the other lacks, exactly.
+    private func compareSets(_ a: ComparedValue, _ b: ComparedValue) throws(PropertyListError) {
+        guard case .userInfo(.set(let x)) = a.origin, case .userInfo(.set(let y)) = b.origin else { return }
+        for member in x.members where !y.contains(member) {
+            try report(DocumentDifference(kind: .removed, path: path, old: ComparedValue(member), new: nil))
         }
-    }
-
-    private static func appendURL(_ url: UserInfoURL, to out: inout String) {
-        out += "url("
-        JSONText.appendReadableQuoted(url.relative, to: &out)
-        if let base = url.base {
-            out += ", base: "
-            appendURL(base, to: &out)
+        for member in y.members where !x.contains(member) {
+            try report(DocumentDifference(kind: .added, path: path, old: nil, new: ComparedValue(member)))
         }
-        out += ")"
-    }
-
-    /// A value in compact typed JSON.
-    static func typedJSON(_ value: ComparedValue, limits: PropertyListLimits) throws(PropertyListError) -> String {
-        let writer = TypedJSONWriter(pretty: false, limits: WriterLimits(limits))
-        let bytes: Data
-        if let userInfo = value.userInfoValue {
-            bytes = try writer.write(userInfo)
-        } else if let plist = value.propertyListValue {
-            bytes = try writer.write(plist)
-        } else {
-            preconditionFailure("a compared value holds both a UID and a userInfo-only type")
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -46,8 +46,15 @@ struct GraphAgreement {
         guard let graph else {
             throw FuzzFinding(entryPoint: .keyedDecode, message: "the graph refuses an archive the ten-type reader reads")
         }
-        // The ten-type reader accepted it: acyclic and within maxDepth, so the graph resolves.
-        guard graph.userInfoValue() == value else {
+        // The ten-type reader accepted it: acyclic, within maxDepth and within
+        // the input's budget, so the graph resolves, within the same budget.
+        let resolved: UserInfoValue?
+        do {
+            resolved = try graph.userInfoValue(maxExpandedBytes: limits.expansionBudget(inputBytes: document.count))
+        } catch {
+            throw FuzzFinding(entryPoint: .keyedDecode, message: "the graph refuses, for its budget, a value the ten-type reader reads: \(error)")
+        }
+        guard resolved == value else {
             throw FuzzFinding(entryPoint: .keyedDecode, message: "the graph and the ten-type reader read different values")
         }
     }

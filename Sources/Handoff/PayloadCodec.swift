@@ -121,9 +121,6 @@ public struct PayloadCodec: Sendable {
         }
     }
 
-    /// Reads the container within the payload limits, decodes its userInfo
-    /// (MP or keyed archive), checks the activity and the version (migrating
-    /// older ones), and resolves container references.
     /// An error packet's NSError in a few words (Specs/keyed-archive.md,
     /// "Archived errors"): its domain and code, or why the archive is none.
     static func errorSummary(_ archive: Data) -> String {
@@ -131,10 +128,13 @@ public struct PayloadCodec: Sendable {
             let error = try ArchivedError(reading: archive)
             return "NSError domain \(PropertyListValue.string(error.domain).description) code \(error.code)"
         } catch {
-            return "its archive (\(archive.count) bytes) is not an NSError (\(error.code.name): \(error.reason))"
+            return "its archive (\(archive.count) bytes) does not read as an NSError (\(error.code.name): \(error.reason))"
         }
     }
 
+    /// Reads the container within the payload limits, decodes its userInfo
+    /// (MP or keyed archive), checks the activity and the version (migrating
+    /// older ones), and resolves container references.
     public func decode(_ data: Data) throws(PayloadError) -> DecodedPayload {
         try validate()
         let container: ActivityContainer

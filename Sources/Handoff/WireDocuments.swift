@@ -2,7 +2,7 @@ import ActivityContainer
 import DocumentFormats
 import FoundationEssentials
 import KeyedArchive
-import PropertyList
+@_spi(ByteKit) import PropertyList
 public import UserInfo
 
 /// `print` and `convert` of Apple's wire forms (Specs/plistkit.md, "Wire
@@ -41,12 +41,21 @@ public enum WireDocuments {
         }
     }
 
-    /// The readable text of a wire-form document, or nil when the bytes are no wire form.
+    /// The readable text of a wire-form document, or nil when the bytes are no
+    /// wire form: every value rendered through the one bounded walk into the
+    /// counted output, within the budget the document's bytes set
+    /// (Specs/architecture.md, "One bounded walk", "One counted output").
     ///
-    /// - Throws: the container's or the userInfo's error.
+    /// - Throws: the container's or the userInfo's error;
+    ///   ``ErrorCode/outputLimitExceeded`` past the output budget.
     public static func description(_ bytes: [UInt8]) throws -> String? {
+        let budget = PropertyListLimits.default.expansionBudget(inputBytes: bytes.count)
+        var output = CountedOutput(expansionBudget: budget)
+        var meter = ExpansionMeter(limit: budget)
         switch DocumentFormat.detect(bytes) {
-        case .mpUserInfo: return UserInfoValue.dictionary(try userInfo(mp: bytes)).description
+        case .mpUserInfo:
+            try ReadableText.append(UserInfoValue.dictionary(try userInfo(mp: bytes)), .tree, meter: &meter, to: &output)
+            return output.text
         case .activityContainer:
             let (container, details) = try ActivityContainerReader(maxBytes: maxContainerBytes).inspect(Data(bytes))
             let kind = details.header & 0xF == ActivityContainerLayout.errorHeader ? "error packet" : "activity"
@@ -61,28 +70,36 @@ public enum WireDocuments {
                 let place = field.range.map { "\($0.count) bytes at offset \($0.lowerBound)" } ?? "absent"
                 text += "  field \(field.number) \(field.name): \(place)\n"
             }
+            try output.append(text)
             switch container {
             case .errorPacket(let archive):
-                text += errorDescription(archive)
+                try appendError(archive, to: &output)
             case .activity(let record):
                 // Every string the sender chose is quoted and escaped, as the tree's
                 // strings are: no title may move the cursor or forge a line.
-                func quoted(_ string: String) -> String { PropertyListValue.string(string).description }
-                text += "activityType: \(quoted(record.activityType))\n"
-                text += "teamID: \(quoted(record.teamID))\n"
-                if let title = record.title { text += "title: \(quoted(title))\n" }
-                if let id = record.persistentID { text += "persistentID: \(quoted(id))\n" }
-                if let id = record.targetContentID { text += "targetContentID: \(quoted(id))\n" }
-                if let url = record.webpageURL { text += "webpageURL: \(quoted(url))\n" }
-                if let streams = record.streamsEndpoint { text += "streams endpoint: \(streams.count) bytes\n" }
+                func line(_ label: String, _ string: String) throws(PropertyListError) {
+                    try output.append { text in
+                        text += label + ": "
+                        JSONText.appendReadableQuoted(string, to: &text)
+                        text += "\n"
+                    }
+                }
+                try line("activityType", record.activityType)
+                try line("teamID", record.teamID)
+                if let title = record.title { try line("title", title) }
+                if let id = record.persistentID { try line("persistentID", id) }
+                if let id = record.targetContentID { try line("targetContentID", id) }
+                if let url = record.webpageURL { try line("webpageURL", url) }
+                if let streams = record.streamsEndpoint { try output.append("streams endpoint: \(streams.count) bytes\n") }
                 if let bytes = record.userInfo {
                     let (userInfo, form) = try UserInfoWireForm.decode(bytes, limits: .default)
-                    text += "userInfo (\(form == .mp ? "MP" : "keyed archive"), \(bytes.count) bytes): \(UserInfoValue.dictionary(userInfo).description)"
+                    try output.append("userInfo (\(form == .mp ? "MP" : "keyed archive"), \(bytes.count) bytes): ")
+                    try ReadableText.append(UserInfoValue.dictionary(userInfo), .tree, meter: &meter, to: &output)
                 } else {
-                    text += "userInfo: absent"
+                    try output.append("userInfo: absent")
                 }
             }
-            return text
+            return output.text
         default: return nil
         }
     }
@@ -90,30 +107,43 @@ public enum WireDocuments {
     /// An error packet's NSError (Specs/keyed-archive.md, "Archived
     /// errors"): its domain, code and user info, every string quoted and
     /// escaped; the archive's graph when the user info holds other classes or
-    /// the archive is no NSError; its size and the reason when it does not read.
-    static func errorDescription(_ archive: Data) -> String {
-        func quoted(_ string: String) -> String { PropertyListValue.string(string).description }
-        func graphText(_ graph: KeyedArchiveGraph) -> String {
-            (try? graph.rendered(maxExpandedBytes: PropertyListLimits.default.expansionBudget(inputBytes: archive.count)))?.description
-                ?? "(the graph is past the output budget)"
+    /// the archive is no NSError; its size and the reason when it does not
+    /// read. The user info is resolved within the archive's budget (each
+    /// shared object once) and rendered within the output's.
+    static func appendError(_ archive: Data, to output: inout CountedOutput) throws(PropertyListError) {
+        let budget = PropertyListLimits.default.expansionBudget(inputBytes: archive.count)
+        var meter = ExpansionMeter(limit: budget)
+        func quoted(_ string: String) -> String {
+            var text = ""
+            JSONText.appendReadableQuoted(string, to: &text)
+            return text
         }
-        do {
-            let error = try ArchivedError(reading: archive)
-            var text = "error: NSError (a keyed archive of \(archive.count) bytes)\n"
-            text += "  domain: \(quoted(error.domain))\n"
-            text += "  code: \(error.code)\n"
-            if let userInfo = error.userInfo {
-                text += "  userInfo: " + UserInfoValue.dictionary(userInfo).description
-            } else if error.userInfoHasOtherClasses {
-                text += "  userInfo: objects of other classes; the archive's graph:\n" + graphText(error.graph)
-            } else {
-                text += "  userInfo: absent"
+        func appendGraph(_ graph: KeyedArchiveGraph) throws(PropertyListError) {
+            guard let rendered = try? graph.rendered(maxExpandedBytes: budget) else {
+                return try output.append("(the graph is past the output budget)")
             }
-            return text
+            try ReadableText.append(rendered, .tree, meter: &meter, to: &output)
+        }
+        let error: ArchivedError
+        do {
+            error = try ArchivedError(reading: archive)
         } catch {
-            var text = "error: a keyed archive of \(archive.count) bytes, not an NSError (\(error.code.name): \(quoted(error.reason)))"
-            if error.code == .notAnError, let graph = try? KeyedArchiveGraph(reading: archive) { text += "\n" + graphText(graph) }
-            return text
+            try output.append("error: a keyed archive of \(archive.count) bytes that does not read as an NSError (\(error.code.name): \(quoted(error.reason)))")
+            if error.code == .notAnError, let graph = try? KeyedArchiveGraph(reading: archive) {
+                try output.append("\n")
+                try appendGraph(graph)
+            }
+            return
+        }
+        try output.append("error: NSError (a keyed archive of \(archive.count) bytes)\n  domain: \(quoted(error.domain))\n  code: \(error.code)\n")
+        if let userInfo = error.userInfo {
+            try output.append("  userInfo: ")
+            try ReadableText.append(UserInfoValue.dictionary(userInfo), .tree, meter: &meter, to: &output)
+        } else if error.userInfoHasOtherClasses {
+            try output.append("  userInfo: objects of other classes; the archive's graph:\n")
+            try appendGraph(error.graph)
+        } else {
+            try output.append("  userInfo: absent")
         }
     }
 

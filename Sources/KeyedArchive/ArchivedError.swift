@@ -27,12 +27,16 @@ public struct ArchivedError: Sendable, Hashable {
 
     /// Reads an archive of one `NSError`.
     ///
-    /// - Throws: ``UserInfoError``: the graph reader's errors, or
-    ///   ``ErrorCode/notAnError`` when the root is no `NSError` (or one of its
+    /// - Throws: ``UserInfoError``: the graph reader's errors,
+    ///   ``ErrorCode/expansionLimitExceeded`` when the user info would expand
+    ///   past the input's budget, or ``ErrorCode/notAnError`` when the root is no `NSError` (or one of its
     ///   subclasses) with a string `NSDomain` and an integer `NSCode`.
     public init(reading data: Data, limits: PropertyListLimits = .default) throws(UserInfoError) {
         let graph = try KeyedArchiveGraph(reading: data, limits: limits)
         self.graph = graph
+        // The user info is resolved within the input's budget, each object once
+        // (Specs/keyed-archive.md, "Archived errors").
+        let budget = limits.expansionBudget(inputBytes: data.count)
         // notAnError: the root is an NSError (its class chain names NSError).
         guard let root = graph.root, root < graph.objects.count,
               case .object(_, let classes, let fields) = graph.objects[root], classes.contains("NSError") else {
@@ -40,7 +44,7 @@ public struct ArchivedError: Sendable, Hashable {
         }
         // notAnError: NSDomain names a string, NSCode is an integer.
         guard case .uid(let domainReference)? = fields["NSDomain"], Int(domainReference) < graph.objects.count,
-              case .string(let domain)? = graph.userInfoValue(at: Int(domainReference)) else {
+              case .string(let domain)? = try graph.userInfoValue(at: Int(domainReference), maxExpandedBytes: budget) else {
             throw UserInfoError(.notAnError, "the NSError's NSDomain is not a reference to a string")
         }
         guard case .integer(let code)? = fields["NSCode"] else {
@@ -51,7 +55,7 @@ public struct ArchivedError: Sendable, Hashable {
         userInfo = nil
         userInfoHasOtherClasses = false
         if case .uid(let reference)? = fields["NSUserInfo"], reference != 0 {
-            if case .dictionary(let entries)? = graph.userInfoValue(at: Int(reference)) {
+            if case .dictionary(let entries)? = try graph.userInfoValue(at: Int(reference), maxExpandedBytes: budget) {
                 userInfo = entries
             } else {
                 userInfoHasOtherClasses = true

@@ -256,51 +256,24 @@ public struct KeyedArchiveGraph: Sendable, Hashable {
     /// nil otherwise, and nil without an index for an archive with no root.
     /// It equals what ``KeyedArchiveReader`` reads from the same archive
     /// wherever both read it (`KeyedArchiveGraphTests`, the keyed-decode fuzz
-    /// oracle). Recursion is bounded by the depth limit.
-    public func userInfoValue(at index: Int? = nil) -> UserInfoValue? {
-        guard let start = index ?? root else { return nil }
-        return resolve(start, depth: 0)
-    }
-
-    private func resolve(_ index: Int, depth: Int) -> UserInfoValue? {
-        guard depth <= PropertyListLimits.maxSupportedDepth, index < objects.count else { return nil }
-        func members(_ references: [Int]) -> [UserInfoValue]? {
-            var values: [UserInfoValue] = []
-            values.reserveCapacity(references.count)
-            for reference in references {
-                guard let value = resolve(reference, depth: depth + 1) else { return nil }
-                values.append(value)
-            }
-            return values
-        }
-        switch objects[index] {
-        case .value(let plist): return UserInfoValue(propertyListScalar: plist)
-        case .string(let string): return .string(string)
-        case .data(let data): return .data(data)
-        case .date(let date): return .date(date)
-        case .uuid(let uuid): return .uuid(uuid)
-        case .null: return .null
-        case .array(let elements): return members(elements).map { .array($0) }
-        case .set(let references):
-            guard let values = members(references) else { return nil }
-            var set = UserInfoSet()
-            for value in values where !set.insert(value) { return nil }
-            return .set(set)
-        case .dictionary(let keys, let values):
-            guard let resolvedKeys = members(keys), let resolvedValues = members(values) else { return nil }
-            var dictionary = UserInfoDictionary(minimumCapacity: resolvedKeys.count)
-            for (key, value) in zip(resolvedKeys, resolvedValues) {
-                guard case .string(let name) = key, dictionary.insertNew(value, forKey: name) else { return nil }
-            }
-            return .dictionary(dictionary)
-        case .url(let relative, let base):
-            guard case .string(let text)? = resolve(relative, depth: depth + 1) else { return nil }
-            if base == 0 { return .url(UserInfoURL(relative: text)) }
-            guard case .url(let baseURL)? = resolve(base, depth: depth + 1) else { return nil }
-            return .url(UserInfoURL(relative: text, base: baseURL))
-        case .nilObject, .classEntry, .object:
-            return nil
-        }
+    /// oracle).
+    ///
+    /// Each object is resolved once, with an explicit stack, and a shared
+    /// object is one value wherever it is used; its expanded size is counted
+    /// at every place, as the readers count it (Specs/keyed-archive.md,
+    /// "Graph"), so the cost is linear in the archive whatever its sharing.
+    ///
+    /// - Parameter maxExpandedBytes: the budget of the value's expanded size:
+    ///   the input's (`PropertyListLimits.expansionBudget(inputBytes:)`) for
+    ///   an archive that was read.
+    /// - Throws: ``UserInfoError`` ``ErrorCode/expansionLimitExceeded`` when the
+    ///   value would expand past `maxExpandedBytes`.
+    public func userInfoValue(at index: Int? = nil,
+                              maxExpandedBytes: Int = PropertyListLimits.default.maxExpandedBytes) throws(UserInfoError) -> UserInfoValue? {
+        guard let start = index ?? root, start >= 0, start < objects.count else { return nil }
+        var resolver = UserInfoResolver(objects: objects, budget: maxExpandedBytes)
+        guard let resolved = try resolver.resolve(start), resolved.height <= PropertyListLimits.maxSupportedDepth else { return nil }
+        return resolved.value
     }
 
     // MARK: Rendering
@@ -369,30 +342,13 @@ public struct KeyedArchiveGraph: Sendable, Hashable {
         var renderedTop = PropertyListDictionary()
         for (key, value) in top { renderedTop[key] = field(value) }
         let value: PropertyListValue = .dictionary(["top": .dictionary(renderedTop), "objects": .dictionary(rendered)])
-        // expansionLimitExceeded: the rendering is measured as every output is.
-        var remaining = maxExpandedBytes
-        guard Self.fits(value, depth: 0, within: &remaining) else {
+        // expansionLimitExceeded: the rendering is measured as every output is,
+        // through the one bounded walk.
+        do throws(PropertyListError) {
+            _ = try ValueWalk.expandedSize(of: value, budget: maxExpandedBytes)
+        } catch {
             throw UserInfoError(.expansionLimitExceeded, "the graph's rendering expands past \(maxExpandedBytes) bytes (maxExpandedBytes)")
         }
         return value
-    }
-
-    /// Whether `value`'s expanded size fits in `remaining` (which it reduces);
-    /// stops at the first node past it. Recursion is bounded by the archive's
-    /// own depth plus three.
-    private static func fits(_ value: PropertyListValue, depth: Int, within remaining: inout Int) -> Bool {
-        remaining -= ExpandedSize.node(depth: depth, payload: value.payloadBytes)
-        guard remaining >= 0 else { return false }
-        switch value {
-        case .array(let elements):
-            for element in elements where !fits(element, depth: depth + 1, within: &remaining) { return false }
-        case .dictionary(let dictionary):
-            for (key, member) in dictionary {
-                remaining -= key.utf8.count
-                guard remaining >= 0, fits(member, depth: depth + 1, within: &remaining) else { return false }
-            }
-        default: break
-        }
-        return true
     }
 }

@@ -134,6 +134,9 @@ extension ErrorCode {
     /// The value would expand past its budget (`PropertyListLimits.expansionBudget(inputBytes:)`,
     /// `maxExpandedBytes` for writers): Specs/value-model.md, "Expanded size".
     public static let expansionLimitExceeded = Self("expansionLimitExceeded")
+    /// What a consumer of a value prints or reports would pass the bytes its
+    /// input allows (`CountedOutput`): Specs/architecture.md, "One counted output".
+    public static let outputLimitExceeded = Self("outputLimitExceeded")
     /// A dictionary key is not a string (a binary key object, a keyed-archive key).
     public static let nonStringKey = Self("nonStringKey")
     /// A dictionary holds the same key twice (canonically equivalent spellings included).

@@ -146,21 +146,7 @@ struct DocumentComparisonTests {
         }
     }
 
-    static func propertyList(_ value: ComparedValue) -> PropertyListValue? {
-        switch value {
-        case .string(let v): return .string(v)
-        case .integer(let v): return .integer(v)
-        case .real(let v): return .real(v)
-        case .bool(let v): return .bool(v)
-        case .date(let v): return .date(v)
-        case .data(let v): return .data(v)
-        case .array(let v): return .array(v.compactMap(propertyList))
-        case .dictionary(let v): return .dictionary(PropertyListDictionary(uniqueKeysWithValues: v.map { ($0.0, propertyList($0.1)!) }))
-        case .uid(let v): return .uid(v)
-        case .null: return .null
-        case .set, .uuid, .url: return nil
-        }
-    }
+    static func propertyList(_ value: ComparedValue) -> PropertyListValue? { value.propertyListValue }
 
     @Test("types apart: 1, 1.0 and true differ; a signed and an unsigned 1 do not")
     func typesApart() {

@@ -1,7 +1,7 @@
 import ArgumentParser
 import DocumentFormats
 import Handoff
-import PropertyList
+@_spi(ByteKit) import PropertyList
 import UserInfo
 
 /// `plistkit diff A B`: two documents of any formats compared as values
@@ -43,30 +43,51 @@ struct Diff: ParsableCommand {
         guard let a = read(first, typedJSON: (firstFormat ?? inputFormat) != nil),
               let b = read(second, typedJSON: (secondFormat ?? inputFormat) != nil) else { throw ExitCode(2) }
         let comparison = DocumentComparison(wholeSecondDates: a.wholeSecondDates || b.wholeSecondDates, matchMoved: matchMoved)
-        let differences = comparison.differences(a.value, b.value)
-        try reporting("-") {
+        // The comparison walks both values through the one bounded walk and
+        // writes into the counted output, within the budget both inputs set
+        // (Specs/architecture.md, "One bounded walk", "One counted output").
+        let limits = PropertyListLimits.default
+        let budget = ExpandedSize.add(limits.expansionBudget(inputBytes: a.bytes), limits.expansionBudget(inputBytes: b.bytes))
+        var meter = ExpansionMeter(limit: budget)
+        var output = CountedOutput(expansionBudget: budget)
+        var count = 0
+        do {
             switch format {
             case .text:
-                var text = ""
-                for difference in differences { text += difference.line + "\n" }
-                try Console.write(Array(text.utf8))
-            case .json:
-                var text = "["
-                for (position, difference) in differences.enumerated() {
-                    text += (position == 0 ? "\n" : ",\n") + (try difference.json())
+                var lineMeter = ExpansionMeter(limit: budget)
+                try comparison.forEachDifference(a.value, b.value, meter: &meter) { difference throws(PropertyListError) in
+                    count += 1
+                    try difference.appendLine(to: &output, meter: &lineMeter)
                 }
-                text += differences.isEmpty ? "]\n" : "\n]\n"
-                try Console.write(Array(text.utf8))
+            case .json:
+                try output.append("[")
+                try comparison.forEachDifference(a.value, b.value, meter: &meter) { difference throws(PropertyListError) in
+                    try output.append(count == 0 ? "\n" : ",\n")
+                    count += 1
+                    try difference.appendJSON(to: &output, writerLimits: WriterLimits(limits))
+                }
+                try output.append(count == 0 ? "]\n" : "\n]\n")
             }
+        } catch {
+            // Trouble, as diff says it: exit 2, never 1 ("different").
+            Console.fail("-", error)
+            throw ExitCode(2)
         }
-        if !differences.isEmpty { throw ExitCode(1) }
+        do {
+            try Console.write(Array(output.text.utf8))
+        } catch {
+            Console.fail("-", error)
+            throw ExitCode(2)
+        }
+        if count > 0 { throw ExitCode(1) }
     }
 
     /// One input as a compared value, or nil after its error line (exit 2).
-    private func read(_ file: String, typedJSON: Bool) -> (value: ComparedValue, wholeSecondDates: Bool)? {
+    private func read(_ file: String, typedJSON: Bool) -> (value: ComparedValue, wholeSecondDates: Bool, bytes: Int)? {
         do {
             let bytes = try Files.read(file, limit: PropertyListLimits.default.maxInputBytes)
-            return try Self.value(of: bytes, typedJSON: typedJSON)
+            let (value, wholeSecondDates) = try Self.value(of: bytes, typedJSON: typedJSON)
+            return (value, wholeSecondDates, bytes.count)
         } catch {
             Console.fail(file, error)
             return nil
