@@ -54,7 +54,7 @@ public enum Document {
     }
 
     /// unknownFormat: a Handoff wire form asked to be read as a property list.
-    private static func notPropertyList(_ format: DocumentFormat) -> PropertyListError {
+    static func notPropertyList(_ format: DocumentFormat) -> PropertyListError {
         PropertyListError(.unknownFormat, "\(format == .mpUserInfo ? "an MP userInfo" : "an activity container") holds \(format == .mpUserInfo ? "a userInfo" : "an activity"), not a property list (UserInfoWireForm, WireDocuments)",
                           at: .byteOffset(0))
     }

@@ -44,8 +44,23 @@ extension Document {
     /// string, which both read alike, stay OpenStep), and when both refuse it
     /// the error of the one that read further is reported.
     ///
-    /// - Throws: ``PropertyListError`` of the format's reader.
+    /// - Throws: ``PropertyListError`` of the format's reader;
+    ///   ``ErrorCode/unknownFormat`` for bytes no reader takes that start as
+    ///   an MP userInfo or an activity container do (Specs/plistkit.md,
+    ///   "Input formats"): a Handoff wire form holds no property list.
     public static func read(document bytes: [UInt8], limits: PropertyListLimits = .default) throws(PropertyListError) -> Reading {
+        do {
+            return try readPropertyList(document: bytes, limits: limits)
+        } catch {
+            // unknownFormat: a wire form, named, rather than a text reader's complaint
+            // (only a failed read: a text starting "MP" that reads is that text).
+            if let wire = DocumentFormat.detect(bytes), !wire.holdsPropertyList { throw notPropertyList(wire) }
+            throw error
+        }
+    }
+
+    /// ``read(document:limits:)`` without the wire forms' name.
+    private static func readPropertyList(document bytes: [UInt8], limits: PropertyListLimits) throws(PropertyListError) -> Reading {
         switch detectText(bytes) {
         case .binary: return Reading(value: try BinaryPropertyListReader(limits: limits).read(bytes), format: .binary)
         case .xml: return Reading(value: try XMLPropertyListReader(limits: limits).read(bytes), format: .xml)

@@ -105,12 +105,20 @@ public struct AppDeclarations: Sendable, Hashable {
     /// The document types a document with this file name extension is of:
     /// those listing it in `CFBundleTypeExtensions`, or listing a content
     /// type the app declares with it (compared case-insensitively).
+    ///
+    /// Linear in the declarations (Specs/payload.md, "Document activities",
+    /// cost): the content types declaring the extension are gathered once,
+    /// then each document type's content types are looked up in that set.
     public func documentTypes(forExtension pathExtension: String) -> [DocumentType] {
         let wanted = Self.folded(pathExtension)
         guard !wanted.isEmpty else { return [] }
+        // One pass over the declared extensions, not one per content type listed.
+        var declaring: Set<String> = []
+        for (contentType, extensions) in declaredExtensions where extensions.contains(wanted) {
+            declaring.insert(contentType)
+        }
         return documentTypes.filter { type in
-            type.extensions.contains(wanted)
-                || type.contentTypes.contains { declaredExtensions[$0]?.contains(wanted) == true }
+            type.extensions.contains(wanted) || (!declaring.isEmpty && type.contentTypes.contains(where: declaring.contains))
         }
     }
 

@@ -15,20 +15,31 @@ extension XMLInput {
         byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D
     }
 
+    /// Whether a scalar value is one of the 32 marks U+FDD0–U+FDEF.
+    @inline(__always)
+    private static func isMark(_ value: UInt32) -> Bool { value &- markBase < 0x20 }
+
     /// The document with each raw C0 control inside `<string>` or `<key>`
     /// content replaced by the noncharacter U+FDD0 + its value, and how many
-    /// were replaced (Specs/xml-plist.md, "Control characters in strings"). Nil
-    /// when there is none to replace, or when the document already holds one of
-    /// those noncharacters (the marks would be ambiguous). Controls anywhere
-    /// else are left for libxml2 to refuse.
+    /// were replaced (Specs/xml-plist.md, "Control characters in strings").
+    /// Nil when there is none to replace, or when the marks could collide
+    /// (malformedXML stands): the document already holds one of those
+    /// noncharacters, raw or as a numeric character reference, so that every
+    /// mark the reader meets in a string or key is one placed here. Controls
+    /// anywhere else are left for libxml2 to refuse; a control in other markup
+    /// that this scan took for string content (a comment naming `<string>`) is
+    /// marked, and found missing by the count.
     static func markingControls(_ utf8: [UInt8]) -> (bytes: [UInt8], count: Int)? {
         var marked: [UInt8] = []
         var count = 0
         var inside = false
         for i in utf8.indices {
             let byte = utf8[i]
-            // The noncharacters themselves (EF B7 90–AF): the marks would be ambiguous.
+            // malformedXML: the noncharacters themselves (EF B7 90–AF) would make marks no control stood for.
             if byte == 0xEF, i + 2 < utf8.count, utf8[i + 1] == 0xB7, (0x90...0xAF).contains(utf8[i + 2]) { return nil }
+            // malformedXML: so would a reference to one (&#xFDD1;, &#64977;, any case, leading zeros).
+            if byte == UInt8(ascii: "&"), i + 1 < utf8.count, utf8[i + 1] == UInt8(ascii: "#"),
+               isMark(referencedValue(utf8, digitsFrom: i + 2)) { return nil }
             if byte == UInt8(ascii: "<") {
                 let rest = utf8[i...]
                 if rest.starts(with: "<string>".utf8) || rest.starts(with: "<key>".utf8) { inside = true } else { inside = false }
@@ -46,48 +57,52 @@ extension XMLInput {
         return count == 0 ? nil : (marked, count)
     }
 
-    /// `value` with each mark of ``markingControls(_:)`` in its strings and keys
-    /// turned back into its control character; nil unless exactly `expected`
-    /// marks were found (a character reference such as `&#xFDD0;` would make
-    /// one that no raw control stood for).
-    static func restoringControls(_ value: PropertyListValue, expected: Int) -> PropertyListValue? {
-        var found = 0
-        func restore(_ string: String) -> String {
-            guard string.unicodeScalars.contains(where: { (markBase...markBase + 0x1F).contains($0.value) }) else { return string }
-            var out = String.UnicodeScalarView()
-            for scalar in string.unicodeScalars {
-                if (markBase...markBase + 0x1F).contains(scalar.value) {
-                    found += 1
-                    out.append(Unicode.Scalar(UInt8(scalar.value - markBase)))
-                } else {
-                    out.append(scalar)
-                }
-            }
-            return String(out)
-        }
-        // Recursion is bounded by the reader's depth limit.
-        func walk(_ value: PropertyListValue) -> PropertyListValue? {
-            switch value {
-            case .string(let string): return .string(restore(string))
-            case .array(let elements):
-                var restored: [PropertyListValue] = []
-                restored.reserveCapacity(elements.count)
-                for element in elements {
-                    guard let element = walk(element) else { return nil }
-                    restored.append(element)
-                }
-                return .array(restored)
-            case .dictionary(let dictionary):
-                var restored = PropertyListDictionary(minimumCapacity: dictionary.count)
-                for (key, member) in dictionary {
-                    // Two keys that differ only by a mark and a control would collide: refuse.
-                    guard let member = walk(member), restored.insertNew(member, forKey: restore(key)) else { return nil }
-                }
-                return .dictionary(restored)
+    /// The value of the numeric character reference whose `x` or digits start
+    /// at `start` (after `&#`): hexadecimal after `x` (or `X`, which libxml2
+    /// refuses anyway), decimal otherwise, digits in either case, as many as
+    /// there are; saturated past U+10FFFF, so a long run never wraps into the
+    /// marks' range. 0 when no digit follows.
+    private static func referencedValue(_ utf8: [UInt8], digitsFrom start: Int) -> UInt32 {
+        var i = start
+        var radix: UInt32 = 10
+        if i < utf8.count, utf8[i] | 0x20 == UInt8(ascii: "x") { radix = 16; i += 1 }
+        var value: UInt32 = 0
+        while i < utf8.count {
+            let byte = utf8[i]
+            let digit: UInt32
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f") where radix == 16: digit = UInt32(byte - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F") where radix == 16: digit = UInt32(byte - UInt8(ascii: "A") + 10)
             default: return value
             }
+            value = min(value * radix + digit, 0x11_0000)
+            i += 1
         }
-        guard let restored = walk(value), found == expected else { return nil }
-        return restored
+        return value
+    }
+
+    /// Turns each mark of ``markingControls(_:)`` in the text of one string or
+    /// key back into its control, in place, as the reader builds it (the second
+    /// parse; Specs/xml-plist.md, "Control characters in strings"); returns how
+    /// many it turned back, which the reader adds up for the count check.
+    static func restoringMarks(in text: inout ByteSink) -> Int {
+        let count = text.count
+        var read = 0, written = 0, found = 0
+        while read < count {
+            let byte = text[read]
+            // A mark is EF B7 90+n (U+FDD0 + n), for the control n.
+            if byte == 0xEF, read + 2 < count, text[read + 1] == 0xB7, (0x90...0xAF).contains(text[read + 2]) {
+                text[written] = text[read + 2] - 0x90
+                read += 3
+                found += 1
+            } else {
+                text[written] = byte
+                read += 1
+            }
+            written += 1
+        }
+        text.removeLast(from: written)
+        return found
     }
 }

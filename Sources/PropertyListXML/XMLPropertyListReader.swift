@@ -49,16 +49,26 @@ public struct XMLPropertyListReader: Sendable {
             // forbids and CoreFoundation reads as themselves ("Control characters
             // in strings"): read them so, and nothing else (only after libxml2
             // refused the document, so no other document pays for it).
-            guard let marked = XMLInput.markingControls(utf8) else { throw error }
-            guard let value = try? parse(marked.bytes, inputBytes: bytes.count),
-                  let restored = XMLInput.restoringControls(value, expected: marked.count) else { throw error }
-            return restored
+            // malformedXML stands unless every mark placed came back in a string or key.
+            guard let marked = XMLInput.markingControls(utf8),
+                  let read = try? parse(marked.bytes, inputBytes: bytes.count, restoringMarks: true),
+                  read.restoredMarks == marked.count else { throw error }
+            return read.value
         }
     }
 
     /// Parses checked UTF-8 with libxml2 against the plist grammar.
     private func parse(_ utf8: [UInt8], inputBytes: Int) throws(PropertyListError) -> PropertyListValue {
-        let parser = XMLSAXParser(grammar: PlistGrammar(limits: limits, inputBytes: inputBytes))
+        try parse(utf8, inputBytes: inputBytes, restoringMarks: false).value
+    }
+
+    /// Parses checked UTF-8 with libxml2 against the plist grammar; with
+    /// `restoringMarks`, each string and key has its marks turned back into
+    /// controls as it is built, and `restoredMarks` counts them ("Control
+    /// characters in strings").
+    private func parse(_ utf8: [UInt8], inputBytes: Int,
+                       restoringMarks: Bool) throws(PropertyListError) -> (value: PropertyListValue, restoredMarks: Int) {
+        let parser = XMLSAXParser(grammar: PlistGrammar(limits: limits, inputBytes: inputBytes, restoringMarks: restoringMarks))
         guard parser.parse(utf8) else {
             throw PropertyListError(.malformedXML, "libxml2 could not start parsing", at: .lineColumn(line: 1, column: 1))
         }
@@ -69,7 +79,7 @@ public struct XMLPropertyListReader: Sendable {
                                     keyPath: PropertyListKeyPath(parser.keyPath))
         }
         do {
-            return try parser.finish()
+            return (try parser.finish(), parser.restoredMarks)
         } catch {
             var located = error
             located.location = .lineColumn(line: parser.endPosition.line, column: parser.endPosition.column)
@@ -203,10 +213,15 @@ struct PlistGrammar: ~Copyable {
     private var expandedSize = 0
     private let expansionBudget: Int
     private var result: PropertyListValue?
+    /// The second parse of "Control characters in strings": each string's and
+    /// key's marks are turned back into controls as it closes, and counted.
+    private let restoresMarks: Bool
+    private(set) var restoredMarks = 0
 
-    init(limits: PropertyListLimits, inputBytes: Int) {
+    init(limits: PropertyListLimits, inputBytes: Int, restoringMarks: Bool = false) {
         self.limits = limits
         self.expansionBudget = limits.expansionBudget(inputBytes: inputBytes)
+        self.restoresMarks = restoringMarks
     }
 
     /// The number of members the open array `index` (in opening order) holds so far.
@@ -393,6 +408,8 @@ struct PlistGrammar: ~Copyable {
             if kind == .data, text.count == 0, closedEmpty() {
                 throw PropertyListError(.invalidData, "an empty-element <data/> (Apple's parser refuses it; <data></data> is empty data)")
             }
+            // Control characters in strings: the marks back into controls, before the string is made.
+            if restoresMarks, kind == .string { restoredMarks += XMLInput.restoringMarks(in: &text) }
             let limits = self.limits
             value = try ScalarText.value(kind, text.span, limits: limits)
             try charge(value.payloadBytes)
@@ -430,6 +447,8 @@ struct PlistGrammar: ~Copyable {
 
     /// `</key>`: the key is checked against its dictionary's keys and waits for its value.
     private mutating func closeKey() throws(PropertyListError) {
+        // Control characters in strings: the marks back into controls, before the key is compared with the others.
+        if restoresMarks { restoredMarks += XMLInput.restoringMarks(in: &text) }
         try ScalarText.checkLeadingByteOrderMark(utf8: text.span)
         try charge(text.count)
         let top = dictionaries.count - 1

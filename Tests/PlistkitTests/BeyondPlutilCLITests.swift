@@ -1,5 +1,6 @@
 import Foundation
 import PropertyList
+import PropertyListXML
 import TestSupport
 import Testing
 
@@ -163,6 +164,44 @@ struct BeyondPlutilCLITests {
         let scalar = directory.appendingPathComponent("scalar.plist")
         try Data("\"word\"".utf8).write(to: scalar)
         #expect(Self.text(try run(CLITests.plistkit, ["merge", destination, scalar.path]).stderr).contains(": notMergeable: "))
+    }
+
+    @Test("merge: a wire form as SRC (an MP userInfo, an activity container) is unknownFormat, as for edits (Specs/plistkit.md, \"Input formats\", \"Merge\"; issue 42)")
+    func mergeRefusesWireForms() throws {
+        let directory = try Peers.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let destination = try Self.document(#"{"a":1}"#, "xml1", named: "dest.plist", in: directory)
+        let before = try Data(contentsOf: URL(fileURLWithPath: destination))
+        // An MP userInfo {"a": "b"}: "MP", cmp 3, MessagePack 5, a map of one entry (fixstr "a", fixstr "b").
+        let mp = directory.appendingPathComponent("userinfo.mp")
+        try Data([0x4D, 0x50, 0x03, 0x05, 0x81, 0xA1, 0x61, 0xA1, 0x62]).write(to: mp)
+        #expect(Self.text(try run(CLITests.plistkit, ["print", mp.path]).stdout) == "{\n  \"a\" => \"b\"\n}\n")
+        let envelope = directory.appendingPathComponent("envelope.json")
+        try Data(#"{"type":"dict","value":{"activityType":{"type":"string","value":"com.example.planner.edit"},"userInfo":{"type":"dict","value":{"a":{"type":"string","value":"b"}}}}}"#.utf8)
+            .write(to: envelope)
+        let container = directory.appendingPathComponent("activity.bin").path
+        try #require(try run(CLITests.plistkit, ["payload", "encode", envelope.path, "-o", container]).status == 0)
+        let edited = directory.appendingPathComponent("edited.mp").path
+        try Data(contentsOf: mp).write(to: URL(fileURLWithPath: edited))
+        let cases: [(arguments: [String], file: String, form: String)] = [
+            (["merge", destination, mp.path], mp.path, "an MP userInfo"),
+            (["merge", destination, container], container, "an activity container"),
+            (["merge", edited, destination], edited, "an MP userInfo"),             // as DEST
+            (["insert", "k", edited, "--string", "v"], edited, "an MP userInfo"),  // an edit
+        ]
+        for (arguments, file, form) in cases {
+            let result = try run(CLITests.plistkit, arguments)
+            #expect(result.status == 1, "\(arguments)")
+            #expect(Self.text(result.stderr).hasPrefix("plistkit: \(file): unknownFormat: \(form) holds "), "\(arguments): \(Self.text(result.stderr))")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: destination)) == before)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: edited)) == Data(contentsOf: mp))
+        // A text that starts with "MP" and reads is that text: a .strings file merges.
+        let strings = directory.appendingPathComponent("MP.strings")
+        try Data(#"MPKey = "v";"#.utf8).write(to: strings)
+        let merged = try run(CLITests.plistkit, ["merge", destination, strings.path])
+        #expect(merged.status == 0, "\(Self.text(merged.stderr))")
+        #expect(try XMLPropertyListReader().read(try Data(contentsOf: URL(fileURLWithPath: destination))) == ["a": 1, "MPKey": "v"])
     }
 
     @Test("print and payload decode of an error packet show its NSError (domain, code, user info)")

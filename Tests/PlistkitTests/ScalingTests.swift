@@ -311,6 +311,43 @@ struct ScalingTests {
         try Self.expectLinear("unarchive (sets of shared arrays)", ["unarchive", "{}"], n: 500, Self.setsOfSharedArrays)
     }
 
+    /// An app's Info.plist (XML) of two document types: the first lists one
+    /// content type `n` times, which the app declares with `n` extensions, none
+    /// of them `plan`; the second takes `plan` (legacy `CFBundleTypeExtensions`).
+    static func documentTypes(_ n: Int) throws -> [UInt8] {
+        let activity: PropertyListValue = "com.example.planner.document"
+        let info: PropertyListValue = [
+            "CFBundleDocumentTypes": [
+                ["LSItemContentTypes": .array(Array(repeating: "com.example.planner.sketch", count: n)),
+                 "NSUbiquitousDocumentUserActivityType": activity],
+                ["CFBundleTypeExtensions": ["plan"], "NSUbiquitousDocumentUserActivityType": activity],
+            ],
+            "UTExportedTypeDeclarations": [
+                ["UTTypeIdentifier": "com.example.planner.sketch",
+                 "UTTypeTagSpecification": ["public.filename-extension": .array((0..<n).map { .string("sketch\($0)") })]],
+            ],
+        ]
+        return try XMLPropertyListWriter().writeBytes(info)
+    }
+
+    @Test("payload check --info-plist, lint --handoff: a document's extension matched against the app's document types once (Specs/payload.md, \"Document activities\", cost; issue 42)")
+    func documentTypesMatchedOnce() throws {
+        let directory = try Peers.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let envelope = directory.appendingPathComponent("doc.json")
+        try Data(#"{"type":"dict","value":{"activityType":{"type":"string","value":"com.example.planner.document"},"userInfo":{"type":"dict","value":{}}}}"#.utf8)
+            .write(to: envelope)
+        let payload = directory.appendingPathComponent("doc.payload").path
+        let encoded = try launch(CLITests.plistkit, ["payload", "encode", envelope.path, "--layout", "macos:/Users/ada", "--container", "iCloud.com.example.Planner",
+                                                     "--document", "file:///Users/ada/Library/Mobile%20Documents/iCloud~com~example~Planner/Documents/Trip.plan",
+                                                     "-o", payload])
+        #expect(encoded.status == 0, "\(String(decoding: encoded.stderr, as: UTF8.self))")
+        let receiver = ["--layout", "ios", "--container", "iCloud.com.example.Planner"]
+        try Self.expectLinear("payload check --info-plist (one content type n times, n extensions)",
+                              ["payload", "check", payload, "--info-plist", "{}"] + receiver, n: 500, Self.documentTypes)
+        try Self.expectLinear("lint --handoff (one content type n times, n extensions)", ["lint", "--handoff", "{}"], n: 500, Self.documentTypes)
+    }
+
     @Test("payload check: the per-key cost report in one pass")
     func costReport() throws {
         // 4n = 600 keys stays inside the payload limits (4,096 objects).

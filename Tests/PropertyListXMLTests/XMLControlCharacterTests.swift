@@ -32,6 +32,7 @@ struct XMLControlCharacterTests {
             plistText("<array><string>\u{01}</string><string>\(Self.firstMark)</string></array>"),  // a mark already there
             plistText("<array><string>\u{01}</string><string>&#xFDD1;</string></array>"),  // a reference that makes one
             plistText("<string>\u{01}</string><string>two roots</string>"),                 // the second parse fails too
+            plistText("<dict><key>a\u{01}</key><true/><key>a\u{01}</key><true/></dict>"),  // one key twice once restored (duplicateKey in the second parse)
         ]
         for document in documents {
             // libxml2's refusal, or the grammar's when it saw the text first.
@@ -43,6 +44,36 @@ struct XMLControlCharacterTests {
         #expect(xmlError(plist("<string>a\u{01}\rb</string>"))?.code == .ambiguousLineEnding)
         // Noncharacters without a control are read as they are (nothing is marked).
         #expect(try XMLPropertyListReader().read(plist("<string>\(Self.firstMark)&#xFDEF;</string>")) == .string(Self.firstMark + Self.lastMark))
+    }
+
+    @Test("Control characters in strings, malformedXML: a noncharacter U+FDD0–U+FDEF made by a numeric character reference, anywhere, keeps the refusal (the marks could collide; issue 42)")
+    func referencedMarkRefused() throws {
+        // Issue 42's document: the string is U+FDD1 (as CoreFoundation reads it), and a
+        // comment after the root names <string> before a raw U+0001, which the scan marked.
+        let issue = xml("<plist version=\"1.0\">\n<dict><key>k</key><string>&#xFDD1;</string></dict>\n</plist>\n<!-- <string>\u{01} -->\n")
+        #expect(xmlError(issue)?.code == .malformedXML, "read as \(String(describing: try? XMLPropertyListReader().read(issue)))")
+        // Every spelling of a reference to a mark: hex in either case, decimal, leading zeros, the first and last marks.
+        let spellings = ["&#xFDD1;", "&#64977;", "&#xfdd1;", "&#xFdD1;", "&#x0000FDD1;", "&#00064977;", "&#xFDD0;", "&#65007;", "&#xFDEF;"]
+        for reference in spellings {
+            let documents: [(name: String, bytes: [UInt8])] = [
+                ("in a string, control in a comment after the root",
+                 xml("<plist version=\"1.0\">\n<dict><key>k</key><string>\(reference)</string></dict>\n</plist>\n<!-- <string>\u{01} -->\n")),
+                ("in a key, control in a comment before the root",
+                 xml("<!-- <key>\u{01} -->\n<plist version=\"1.0\">\n<dict><key>k\(reference)</key><string>x</string></dict>\n</plist>\n")),
+                ("beside a control in a value",
+                 xml("<plist version=\"1.0\">\n<array><string>\u{02}</string><string>\(reference)</string></array>\n</plist>\n<!-- <string>\u{01} -->\n")),
+                ("in a comment", xml("<plist version=\"1.0\">\n<string>\u{01}</string>\n</plist>\n<!-- \(reference) -->\n")),
+            ]
+            for (name, document) in documents {
+                #expect(xmlError(document)?.code == .malformedXML, "\(reference) \(name): read as \(String(describing: try? XMLPropertyListReader().read(document)))")
+            }
+        }
+        // References next to the marks' range, and any other, leave the reading as it was.
+        let beside = plist("<string>\u{01}&#xFDCF;&#xFDF0;&#64975;&#65;</string>")
+        #expect(try XMLPropertyListReader().read(beside) == .string("\u{01}\u{FDCF}\u{FDF0}\u{FDCF}A"))
+        // A control the scan marked outside a value (no reference): fewer marks reach the value than were placed.
+        #expect(xmlError(xml("<plist version=\"1.0\">\n<string>a\u{02}</string>\n</plist>\n<!-- <string>\u{01} -->\n"))?.code == .malformedXML)
+        #expect(xmlError(xml("<plist version=\"1.0\">\n<string>a</string>\n</plist>\n<!-- <key>\u{01} -->\n"))?.code == .malformedXML)
     }
 
     @Test("the line and column of the refusal are the document's own")

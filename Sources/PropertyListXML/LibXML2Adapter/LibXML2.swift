@@ -16,6 +16,8 @@ final class XMLSAXParser {
     var keyPath: [PropertyListKeyPath.Component] { session.pointee.grammar.keyPath }
     /// The grammar's result, after ``parse(_:)``.
     func finish() throws(PropertyListError) -> PropertyListValue { try session.pointee.grammar.finish() }
+    /// The marks the grammar turned back into controls (Specs/xml-plist.md, "Control characters in strings").
+    var restoredMarks: Int { session.pointee.grammar.restoredMarks }
     /// The first grammar error, located (line, column, key path).
     var failure: PropertyListError? { session.pointee.failure }
     /// The first diagnostic libxml2 reported: message, line, column.
