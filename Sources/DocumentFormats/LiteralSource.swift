@@ -1,5 +1,5 @@
 import FoundationEssentials
-public import PropertyList
+@_spi(ByteKit) public import PropertyList
 
 /// `convert --format swift|objc` (Specs/plistkit.md, "Literals"): a property
 /// list as a Swift or Objective-C literal in plutil's layout — a
@@ -63,10 +63,19 @@ public enum LiteralSource {
     /// - Throws: ``PropertyListError``: ``ErrorCode/unrepresentableValue`` (a
     ///   scalar at the top, a null or UID, a non-finite real, Objective-C dates
     ///   and data), ``ErrorCode/unsafeFileName``.
-    public static func write(_ value: PropertyListValue, as language: Language, sourceFile: String, outputFile: String) throws(PropertyListError) -> [UInt8] {
+    /// The value is written through the one bounded walk into the counted
+    /// output (Specs/architecture.md, "One bounded walk", "One counted
+    /// output"), within `limits`: the CLI passes the budget of its input.
+    ///
+    /// - Throws: also ``ErrorCode/expansionLimitExceeded`` past
+    ///   `limits.maxExpandedBytes`, ``ErrorCode/outputLimitExceeded`` past
+    ///   the output it allows, ``ErrorCode/depthLimitExceeded``.
+    public static func write(_ value: PropertyListValue, as language: Language, sourceFile: String, outputFile: String,
+                             limits: WriterLimits = .default) throws(PropertyListError) -> [UInt8] {
+        try limits.validate()
         let name = variableName(sourceFile, language: language)
         let source = commentText(sourceName(sourceFile))
-        var out = ""
+        var output = CountedOutput(expansionBudget: limits.maxExpandedBytes)
         switch language {
         case .swift:
             let type: String
@@ -75,56 +84,97 @@ public enum LiteralSource {
             case .array: type = "[Any]"
             default: throw topLevel("Swift")
             }
-            out += "/// Generated from \(source)\n"
-            out += "let \(name) : \(type) = "
-            try swift(value, depth: 0, path: .root, typed: false, to: &out)
-            out += "\n"
+            try output.append("/// Generated from \(source)\n")
+            try output.append("let \(name) : \(type) = ")
         case .objc:
             let type = try objcType(value)
-            if let line = try importLine(outputFile: outputFile) { out += line + "\n\n" }
-            out += "/// Generated from \(source)\n"
-            out += "__attribute__((visibility(\"hidden\")))\n"
-            out += "\(type) * const \(name) = "
-            try objc(value, depth: 0, path: .root, to: &out)
-            out += ";\n"
+            if let line = try importLine(outputFile: outputFile) { try output.append(line + "\n\n") }
+            try output.append("/// Generated from \(source)\n")
+            try output.append("__attribute__((visibility(\"hidden\")))\n")
+            try output.append("\(type) * const \(name) = ")
         }
-        return Array(out.utf8)
+        var meter = ExpansionMeter(limit: limits.maxExpandedBytes)
+        var literal = Literal(language: language, maxDepth: limits.maxDepth, output: output)
+        try ValueWalk.walk(value, sorted: true, meter: &meter, visitor: &literal)
+        output = literal.output
+        try output.append(language == .swift ? "\n" : ";\n")
+        return Array(output.text.utf8)
+    }
+
+    /// The walk's visitor: one literal, member by member (plutil's layout,
+    /// four-space indents, a comma after every member). In Swift, every
+    /// nested container says its type (`[Any]([…])`: the coercion `[…] as
+    /// [Any]` made type-checking time double per level of nested arrays, 24
+    /// levels: 15 s; the initialiser does not); the top one takes it from the
+    /// constant's annotation.
+    private struct Literal: ValueVisitor {
+        typealias Value = PropertyListValue
+        typealias Failure = PropertyListError
+        let language: Language
+        let maxDepth: Int
+        var output: CountedOutput
+
+        private var languageName: String { language == .swift ? "Swift" : "Objective-C" }
+
+        private mutating func prefix(_ place: WalkPlace, depth: Int) throws(PropertyListError) {
+            switch place {
+            case .root: return
+            case .key(let key): try output.append(indent(depth) + (language == .swift ? swiftString(key) : objcString(key)) + " : ")
+            case .index, .member: try output.append(indent(depth))
+            }
+        }
+
+        private mutating func suffix(_ place: WalkPlace) throws(PropertyListError) {
+            if place != .root { try output.append(",\n") }
+        }
+
+        mutating func visit(scalar value: PropertyListValue, at place: WalkPlace, depth: Int) throws(PropertyListError) {
+            try prefix(place, depth: depth)
+            try output.append(language == .swift ? try swiftScalar(value) : try objcScalar(value))
+            try suffix(place)
+        }
+
+        mutating func enter(_ value: PropertyListValue, _ container: WalkContainer, at place: WalkPlace, depth: Int) throws(PropertyListError) -> Bool {
+            // depthLimitExceeded: no deeper than a reader with the same limits reads.
+            guard depth < maxDepth else { throw PropertyListError(.depthLimitExceeded, "containers nest deeper than \(maxDepth)") }
+            try prefix(place, depth: depth)
+            let typed = depth > 0
+            switch (language, container.kind) {
+            case (.swift, .array): try output.append(typed ? "[Any]([\n" : "[\n")
+            case (.swift, _): try output.append(container.count == 0 ? "[:" : "[\n")
+            case (.objc, .array): try output.append("@[\n")
+            case (.objc, _): try output.append("@{\n")
+            }
+            return true
+        }
+
+        mutating func leave(_ value: PropertyListValue, _ container: WalkContainer, at place: WalkPlace, depth: Int) throws(PropertyListError) {
+            let typed = depth > 0
+            switch (language, container.kind) {
+            case (.swift, .array): try output.append(indent(depth) + (typed ? "])" : "]"))
+            case (.swift, _): try output.append((container.count == 0 ? "" : indent(depth)) + "]" + (typed ? " as [String : Any]" : ""))
+            case (.objc, .array): try output.append(indent(depth) + "]")
+            case (.objc, _): try output.append(indent(depth) + "}")
+            }
+            try suffix(place)
+        }
     }
 
     // MARK: Swift
 
-    /// `typed`: follow the literal with its type (`as …`); the top container
-    /// takes its type from the constant's annotation instead.
-    private static func swift(_ value: PropertyListValue, depth: Int, path: PropertyListKeyPath, typed: Bool = true, to out: inout String) throws(PropertyListError) {
+    /// A Swift scalar, with its type.
+    private static func swiftScalar(_ value: PropertyListValue) throws(PropertyListError) -> String {
         switch value {
-        case .string(let string): out += swiftString(string) + " as String"
+        case .string(let string): return swiftString(string) + " as String"
         case .integer(let integer):
             // The type that holds it: Int (Int64 on every 64-bit platform), UInt64 above.
-            out += integer.description + (integer.int64Value == nil ? " as UInt64" : " as Int")
-        case .real(let real): out += try realText(real, path) + " as Double"
-        case .bool(let flag): out += flag ? "true as Bool" : "false as Bool"
-        case .date(let date): out += "Date(timeIntervalSinceReferenceDate: \(try realText(date.timeIntervalSinceReferenceDate, path)) as Double)"
-        case .data(let data): out += "Data([" + data.map { "0x" + Hex.upper($0) }.joined(separator: ", ") + "] as [UInt8])"
-        case .array(let elements):
-            // `[Any]([…])`, not `[…] as [Any]`: the coercion made type-checking time
-            // double per level of nested arrays (24 levels: 15 s); the initialiser does not.
-            out += typed ? "[Any]([\n" : "[\n"
-            for (position, element) in elements.enumerated() {
-                out += indent(depth + 1)
-                try swift(element, depth: depth + 1, path: path.appending(.index(position)), to: &out)
-                out += ",\n"
-            }
-            out += indent(depth) + (typed ? "])" : "]")
-        case .dictionary(let dictionary):
-            out += dictionary.isEmpty ? "[:" : "[\n"
-            for key in dictionary.sortedKeys {
-                out += indent(depth + 1) + swiftString(key) + " : "
-                try swift(dictionary[key]!, depth: depth + 1, path: path.appending(.key(key)), to: &out)
-                out += ",\n"
-            }
-            out += (dictionary.isEmpty ? "" : indent(depth)) + "]" + (typed ? " as [String : Any]" : "")
-        case .uid, .null:
-            throw unrepresentable(value, "Swift", path)
+            return integer.description + (integer.int64Value == nil ? " as UInt64" : " as Int")
+        case .real(let real): return try realText(real, .root) + " as Double"
+        case .bool(let flag): return flag ? "true as Bool" : "false as Bool"
+        case .date(let date): return "Date(timeIntervalSinceReferenceDate: \(try realText(date.timeIntervalSinceReferenceDate, .root)) as Double)"
+        case .data(let data): return "Data([" + data.map { "0x" + Hex.upper($0) }.joined(separator: ", ") + "] as [UInt8])"
+        case .uid, .null, .array, .dictionary:
+            throw unrepresentable(value, "Swift", .root)
         }
     }
 
@@ -143,30 +193,15 @@ public enum LiteralSource {
 
     // MARK: Objective-C
 
-    private static func objc(_ value: PropertyListValue, depth: Int, path: PropertyListKeyPath, to out: inout String) throws(PropertyListError) {
+    /// An Objective-C scalar, boxed.
+    private static func objcScalar(_ value: PropertyListValue) throws(PropertyListError) -> String {
         switch value {
-        case .string(let string): out += objcString(string)
-        case .integer(let integer): out += objcInteger(integer)
-        case .real(let real): out += "@" + (try realText(real, path))
-        case .bool(let flag): out += flag ? "@YES" : "@NO"
-        case .array(let elements):
-            out += "@[\n"
-            for (position, element) in elements.enumerated() {
-                out += indent(depth + 1)
-                try objc(element, depth: depth + 1, path: path.appending(.index(position)), to: &out)
-                out += ",\n"
-            }
-            out += indent(depth) + "]"
-        case .dictionary(let dictionary):
-            out += "@{\n"
-            for key in dictionary.sortedKeys {
-                out += indent(depth + 1) + objcString(key) + " : "
-                try objc(dictionary[key]!, depth: depth + 1, path: path.appending(.key(key)), to: &out)
-                out += ",\n"
-            }
-            out += indent(depth) + "}"
-        case .date, .data, .uid, .null:
-            throw unrepresentable(value, "Objective-C", path)
+        case .string(let string): return objcString(string)
+        case .integer(let integer): return objcInteger(integer)
+        case .real(let real): return "@" + (try realText(real, .root))
+        case .bool(let flag): return flag ? "@YES" : "@NO"
+        case .date, .data, .uid, .null, .array, .dictionary:
+            throw unrepresentable(value, "Objective-C", .root)
         }
     }
 

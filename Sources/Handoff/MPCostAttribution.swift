@@ -1,45 +1,71 @@
 import MPUserInfo
-import PropertyList
+@_spi(ByteKit) import PropertyList
 import UserInfo
 
 /// The per-key cost report of an MP userInfo (Specs/payload.md, "Cost
 /// report"), in one pass: MP shares nothing, so removing an entry saves
 /// exactly its key's and its value's bytes (and, when its map drops from 16
 /// members to 15 or from 65,536 to 65,535, two more header bytes, which no
-/// entry is charged for). Recursion is bounded by the writer's depth limit.
+/// entry is charged for). Measured through the one bounded walk
+/// (Specs/architecture.md, "One bounded walk"), which charges the expanded
+/// size that MP writes out.
 enum MPCostAttribution {
     /// The total size of the MP bytes and, for every dictionary entry reached
     /// through dictionaries and arrays (not sets), its cost.
-    static func costs(of userInfo: UserInfoDictionary) -> (total: Int, entries: [CostReport.Entry]) {
-        var entries: [CostReport.Entry] = []
-        let size = measure(.dictionary(userInfo), at: .root, into: &entries)
-        return (MPUserInfoReader.header.count + size, entries)
+    ///
+    /// - Throws: ``ErrorCode/expansionLimitExceeded`` past `maxExpandedBytes`
+    ///   (what an MP writer with the same bound refuses to write).
+    static func costs(of userInfo: UserInfoDictionary,
+                      maxExpandedBytes: Int = PropertyListLimits.default.maxExpandedBytes) throws(PropertyListError) -> (total: Int, entries: [CostReport.Entry]) {
+        var meter = ExpansionMeter(limit: maxExpandedBytes)
+        var measure = Measure()
+        try ValueWalk.walk(UserInfoValue.dictionary(userInfo), meter: &meter, visitor: &measure)
+        return (MPUserInfoReader.header.count + measure.total, measure.entries)
     }
 
-    private static func measure(_ value: UserInfoValue, at path: PropertyListKeyPath, into entries: inout [CostReport.Entry]) -> Int {
-        if let size = MPSize.scalar(value) { return size }
-        switch value {
-        case .dictionary(let dictionary):
-            var size = MPSize.header(count: dictionary.count)
-            for (key, member) in dictionary {
-                let entryPath = path.appending(.key(key))
-                let entry = MPSize.string(key) + measure(member, at: entryPath, into: &entries)
-                entries.append(CostReport.Entry(keyPath: entryPath, bytes: entry))
-                size += entry
+    /// Sizes summed bottom-up per open container; an entry recorded when its value is done.
+    private struct Measure: ValueVisitor {
+        typealias Value = UserInfoValue
+        typealias Failure = PropertyListError
+        /// An open container: its size so far, its key path, and whether it
+        /// is inside a set (whose members have no stable place: no entries).
+        private var frames: [(size: Int, path: PropertyListKeyPath, inSet: Bool)] = []
+        var entries: [CostReport.Entry] = []
+        var total = 0
+
+        /// The key path of the member at `place`.
+        private func path(_ place: WalkPlace) -> PropertyListKeyPath {
+            guard let last = frames.last, let component = place.component else { return frames.last?.path ?? .root }
+            return last.path.appending(component)
+        }
+
+        /// Adds a finished member of `size` bytes to its container, recording its entry.
+        private mutating func deliver(_ size: Int, at place: WalkPlace) {
+            guard let last = frames.indices.last else { return total = size }
+            if case .key(let key) = place {
+                let entry = MPSize.string(key) + size
+                if !frames[last].inSet { entries.append(CostReport.Entry(keyPath: path(place), bytes: entry)) }
+                frames[last].size += entry
+            } else {
+                frames[last].size += size
             }
-            return size
-        case .array(let elements):
-            var size = MPSize.header(count: elements.count)
-            for (position, element) in elements.enumerated() {
-                size += measure(element, at: path.appending(.index(position)), into: &entries)
-            }
-            return size
-        case .set(let set):
-            // C7 02 00, then an array; members have no stable place, so no entries inside.
-            var ignored: [CostReport.Entry] = []
-            return 3 + MPSize.header(count: set.count) + set.members.reduce(0) { $0 + measure($1, at: path, into: &ignored) }
-        default:
-            preconditionFailure("scalars are measured by MPSize.scalar")
+        }
+
+        mutating func visit(scalar value: UserInfoValue, at place: WalkPlace, depth: Int) {
+            deliver(MPSize.scalar(value)!, at: place)
+        }
+
+        mutating func enter(_ value: UserInfoValue, _ container: WalkContainer, at place: WalkPlace, depth: Int) -> Bool {
+            // A set: C7 02 00, then an array.
+            let header = (container.kind == .set ? 3 : 0) + MPSize.header(count: container.count)
+            let inSet = container.kind == .set || (frames.last?.inSet ?? false)
+            frames.append((header, path(place), inSet))
+            return true
+        }
+
+        mutating func leave(_ value: UserInfoValue, _ container: WalkContainer, at place: WalkPlace, depth: Int) {
+            let frame = frames.removeLast()
+            deliver(frame.size, at: place)
         }
     }
 }

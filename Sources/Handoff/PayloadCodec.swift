@@ -209,7 +209,8 @@ public struct PayloadCodec: Sendable {
         }
         var (total, entries): (Int, [CostReport.Entry])
         switch form {
-        case .mp: (total, entries) = MPCostAttribution.costs(of: userInfo)
+        case .mp:
+            do { (total, entries) = try MPCostAttribution.costs(of: userInfo) } catch { throw PayloadError(UserInfoError(error)) }
         case .keyedArchive: (total, entries) = try CostAttribution.costs(of: userInfo)
         }
         if let known { total = known }

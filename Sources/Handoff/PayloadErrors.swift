@@ -138,3 +138,8 @@ extension ErrorCode {
     /// The encoded userInfo is larger than the hard limit.
     public static let overBudget = Self("overBudget")
 }
+
+extension PayloadError: WalkFailure {
+    /// The walk's refusal (Specs/architecture.md, "One bounded walk").
+    package init(walking error: PropertyListError) { self.init(UserInfoError(error)) }
+}

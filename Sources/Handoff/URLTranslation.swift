@@ -1,6 +1,6 @@
 import FoundationEssentials
 public import UserInfo
-import PropertyList
+@_spi(ByteKit) import PropertyList
 
 /// Which URL schemes a payload may carry besides container references.
 public struct URLPolicy: Sendable, Hashable {
@@ -386,61 +386,88 @@ public struct URLTranslator: Sendable {
 
     /// Applies `transform` to every URL in `value` (nested in arrays, sets,
     /// dictionaries), keeping the key path in errors; nil when no URL changed,
-    /// so that a subtree without one is neither copied nor rebuilt.
+    /// so that a subtree without one is neither copied nor rebuilt. Through the
+    /// one bounded walk (Specs/architecture.md, "One bounded walk"): a shared
+    /// object is translated once and stays shared.
     func map(_ value: UserInfoValue, _ transform: (UserInfoURL) throws(PayloadError) -> UserInfoURL) throws(PayloadError) -> UserInfoValue? {
-        switch value {
-        case .url(let url):
-            let translated = try transform(url)
-            return translated == url ? nil : .url(translated)
-        case .array(let elements):
-            var result: [UserInfoValue]?
-            for (position, element) in elements.enumerated() {
-                let changed: UserInfoValue?
-                do { changed = try map(element, transform) } catch { throw error.inside(.index(position)) }
-                if let changed {
-                    if result == nil { result = elements }
-                    result![position] = changed
-                }
-            }
-            return result.map(UserInfoValue.array)
-        case .set(let set):
-            // Every member is checked; the set is rebuilt only when one changed.
-            var translated: [UserInfoValue]?
-            for (position, member) in set.members.enumerated() {
-                let changed: UserInfoValue?
-                do { changed = try map(member, transform) } catch { throw error.inside(.index(position)) }
-                if let changed {
-                    if translated == nil { translated = set.members }
-                    translated![position] = changed
-                }
-            }
-            guard let translated else { return nil }
-            var result = UserInfoSet()
-            for (position, member) in translated.enumerated() {
-                guard result.insert(member) else {
-                    throw PayloadError(.invalidEnvelope, "two set members translate to the same URL", keyPath: PropertyListKeyPath([.index(position)]))
-                }
-            }
-            return .set(result)
-        case .dictionary(let dictionary):
-            return try map(dictionary, transform).map(UserInfoValue.dictionary)
-        default:
-            return nil
+        // The value was read within its budget; the walk adds none of its own.
+        var meter = ExpansionMeter(limit: Int.max)
+        return try withoutActuallyEscaping(transform) { (transform) throws(PayloadError) -> UserInfoValue? in
+            var mapping = URLMapping(transform: transform)
+            try ValueWalk.walk(value, meter: &meter, visitor: &mapping)
+            return mapping.result
         }
     }
 
     /// `map` over a dictionary's values; nil when no URL changed.
     func map(_ dictionary: UserInfoDictionary, _ transform: (UserInfoURL) throws(PayloadError) -> UserInfoURL) throws(PayloadError) -> UserInfoDictionary? {
-        var result: UserInfoDictionary?
-        for (position, (key, member)) in dictionary.enumerated() {
-            let changed: UserInfoValue?
-            do { changed = try map(member, transform) } catch { throw error.inside(.key(key)) }
-            if let changed {
-                if result == nil { result = dictionary }
-                result!.replaceValue(at: position, with: changed)
+        guard case .dictionary(let mapped)? = try map(.dictionary(dictionary), transform) else { return nil }
+        return mapped
+    }
+}
+
+/// The walk's visitor of ``URLTranslator/map(_:_:)-(UserInfoValue,_)``: each
+/// member's replacement (nil: unchanged) collected per open container; a
+/// container is rebuilt only when a member changed, once per storage.
+private struct URLMapping: ValueVisitor {
+    typealias Value = UserInfoValue
+    typealias Failure = PayloadError
+    let transform: (UserInfoURL) throws(PayloadError) -> UserInfoURL
+    private var frames: [(changed: [(Int, UserInfoValue)], position: Int, known: UserInfoValue??)] = []
+    /// Containers mapped before, by storage, beside the value (which keeps the storage alive).
+    private var mapped: [StorageIdentity: (keepAlive: UserInfoValue, result: UserInfoValue?)] = [:]
+    var result: UserInfoValue?
+
+    init(transform: @escaping (UserInfoURL) throws(PayloadError) -> UserInfoURL) { self.transform = transform }
+
+    private mutating func deliver(_ replacement: UserInfoValue?) {
+        guard let last = frames.indices.last else { return result = replacement }
+        if let replacement { frames[last].changed.append((frames[last].position, replacement)) }
+        frames[last].position += 1
+    }
+
+    mutating func visit(scalar value: UserInfoValue, at place: WalkPlace, depth: Int) throws(PayloadError) {
+        guard case .url(let url) = value else { return deliver(nil) }
+        let translated = try transform(url)
+        deliver(translated == url ? nil : .url(translated))
+    }
+
+    mutating func enter(_ value: UserInfoValue, _ container: WalkContainer, at place: WalkPlace, depth: Int) -> Bool {
+        if let identity = container.identity, let known = mapped[identity] {
+            frames.append(([], 0, .some(known.result)))
+            return false
+        }
+        frames.append(([], 0, nil))
+        return true
+    }
+
+    mutating func leave(_ value: UserInfoValue, _ container: WalkContainer, at place: WalkPlace, depth: Int) throws(PayloadError) {
+        let frame = frames.removeLast()
+        if let known = frame.known { return deliver(known) }
+        var rebuilt: UserInfoValue?
+        if !frame.changed.isEmpty {
+            switch value {
+            case .array(var elements):
+                for (position, member) in frame.changed { elements[position] = member }
+                rebuilt = .array(elements)
+            case .dictionary(var dictionary):
+                for (position, member) in frame.changed { dictionary.replaceValue(at: position, with: member) }
+                rebuilt = .dictionary(dictionary)
+            case .set(let set):
+                // Every member is checked; the set is rebuilt only when one changed.
+                var members = set.members
+                for (position, member) in frame.changed { members[position] = member }
+                var result = UserInfoSet()
+                for (position, member) in members.enumerated() where !result.insert(member) {
+                    throw PayloadError(.invalidEnvelope, "two set members translate to the same URL", keyPath: PropertyListKeyPath([.index(position)]))
+                }
+                rebuilt = .set(result)
+            default:
+                preconditionFailure("only containers are entered")
             }
         }
-        return result
+        if let identity = container.identity { mapped[identity] = (value, rebuilt) }
+        deliver(rebuilt)
     }
 }
 

@@ -1,5 +1,5 @@
 public import FoundationEssentials
-public import PropertyList
+@_spi(ByteKit) public import PropertyList
 public import UserInfo
 
 /// Any NSKeyedArchiver archive, of any classes, as a graph of objects
@@ -84,9 +84,10 @@ public struct KeyedArchiveGraph: Sendable, Hashable {
     /// Reads an archive from its property-list value.
     public init(archive: PropertyListValue) throws(UserInfoError) {
         let (objects, top) = try ArchiveDecoder.archiveStructure(archive)
+        var references = ReferenceCheck(count: objects.count)
         // badReference: every UID in $top names an object.
         for (key, value) in top {
-            try Self.checkReferences(value, count: objects.count, field: "$top.\(key)", of: 0)
+            try references.check(value, field: "$top.\(key)", of: 0)
         }
         var root: Int?
         for key in [Field.root, Field.legacyRoot] {
@@ -106,14 +107,14 @@ public struct KeyedArchiveGraph: Sendable, Hashable {
         nodes.reserveCapacity(objects.count)
         var classes: [Int: [String]] = [:]
         for index in 1..<objects.count {
-            nodes.append(try Self.node(objects[index], index: index, objects: objects, classes: &classes))
+            nodes.append(try Self.node(objects[index], index: index, objects: objects, classes: &classes, referenceCheck: &references))
         }
         self.objects = nodes
     }
 
     /// One object: a class entry, a known Foundation object, any other object, or an inline value.
     private static func node(_ object: PropertyListValue, index: Int, objects: [PropertyListValue],
-                             classes: inout [Int: [String]]) throws(UserInfoError) -> Node {
+                             classes: inout [Int: [String]], referenceCheck: inout ReferenceCheck) throws(UserInfoError) -> Node {
         guard case .dictionary(var fields) = object else {
             // An inline value; a UID here references nothing (unexpectedObjectType).
             if case .uid = object { throw UserInfoError(.unexpectedObjectType, "object \(index) is a bare UID", objectIndex: index) }
@@ -131,7 +132,7 @@ public struct KeyedArchiveGraph: Sendable, Hashable {
         fields[Field.class] = nil
         // Every UID in the fields names an object.
         for (name, value) in fields {
-            try checkReferences(value, count: objects.count, field: name, of: index)
+            try referenceCheck.check(value, field: name, of: index)
         }
         func reference(_ name: String) throws(UserInfoError) -> Int {
             guard case .uid(let uid)? = fields[name] else {
@@ -233,21 +234,6 @@ public struct KeyedArchiveGraph: Sendable, Hashable {
         return chain
     }
 
-    /// badReference: every UID in a field names an object (arrays and
-    /// dictionaries of UIDs included).
-    private static func checkReferences(_ value: PropertyListValue, count: Int, field: String, of index: Int) throws(UserInfoError) {
-        switch value {
-        case .uid(let uid):
-            guard Int(uid) < count else { throw UserInfoError(.badReference, "\(field) refers to object \(uid), but there are \(count)", objectIndex: index) }
-        case .array(let elements):
-            for element in elements { try checkReferences(element, count: count, field: field, of: index) }
-        case .dictionary(let dictionary):
-            for (_, member) in dictionary { try checkReferences(member, count: count, field: field, of: index) }
-        default:
-            break
-        }
-    }
-
     // MARK: As a userInfo value
 
     /// The userInfo value rooted at `index` (the root by default), when the
@@ -294,25 +280,34 @@ public struct KeyedArchiveGraph: Sendable, Hashable {
     ///   "Expanded size"; plistkit passes the input's budget).
     public func rendered(plainJSON: Bool = false, maxExpandedBytes: Int = Int.max) throws(UserInfoError) -> PropertyListValue {
         func ref(_ index: Int) -> PropertyListValue { .dictionary(["$ref": .integer(PropertyListInteger(index))]) }
-        func scalar(_ value: PropertyListValue) -> PropertyListValue {
-            guard plainJSON else { return value }
+        /// A scalar as plain JSON holds it (data and dates as objects, a UID as a reference).
+        func plain(_ value: PropertyListValue) -> PropertyListValue {
             switch value {
             case .data(let data): return .dictionary(["$data": .string(data.base64EncodedString())])
             case .date(let date): return .dictionary(["$date": .string(CivilTime.iso8601(secondsSinceReference: date.timeIntervalSinceReferenceDate) ?? "")])
             case .uid(let uid): return ref(Int(uid))
-            case .array(let elements): return .array(elements.map(scalar))
-            case .dictionary(let dictionary): return .dictionary(dictionary.mapValues(scalar))
             default: return value
             }
         }
-        func field(_ value: PropertyListValue) -> PropertyListValue {
-            switch value {
-            case .uid(let uid): return ref(Int(uid))
-            case .array(let elements): return .array(elements.map(field))
-            case .dictionary(let dictionary): return .dictionary(dictionary.mapValues(field))
-            default: return scalar(value)
+        // Field values through the one bounded walk (Specs/architecture.md,
+        // "One bounded walk"): a value shared between fields converts once and
+        // stays shared. UIDs become references; with plainJSON, data and dates
+        // become objects too.
+        var conversion = TreeConversion<PropertyListValue, PropertyListValue>()
+        func convert(_ value: PropertyListValue) -> PropertyListValue {
+            do {
+                return try conversion.run(value) { (leaf: PropertyListValue) throws(PropertyListError) -> PropertyListValue in
+                    if case .uid(let uid) = leaf { return ref(Int(uid)) }
+                    return plainJSON ? plain(leaf) : leaf
+                } array: { (members) throws(PropertyListError) in .array(members) } dictionary: { (keys, members) throws(PropertyListError) in
+                    .dictionary(PropertyListDictionary(uniqueKeysWithValues: zip(keys, members)))
+                }
+            } catch {
+                preconditionFailure("a conversion that throws nothing threw \(error)")
             }
         }
+        func scalar(_ value: PropertyListValue) -> PropertyListValue { plainJSON ? convert(value) : value }
+        func field(_ value: PropertyListValue) -> PropertyListValue { convert(value) }
         var rendered = PropertyListDictionary()
         for (index, node) in objects.enumerated() {
             let value: PropertyListValue
@@ -350,5 +345,46 @@ public struct KeyedArchiveGraph: Sendable, Hashable {
             throw UserInfoError(.expansionLimitExceeded, "the graph's rendering expands past \(maxExpandedBytes) bytes (maxExpandedBytes)")
         }
         return value
+    }
+}
+
+/// badReference: every UID in a field names an object (arrays and
+/// dictionaries of UIDs included), checked through the one bounded walk
+/// (Specs/architecture.md, "One bounded walk"): a value shared between
+/// fields is checked once.
+struct ReferenceCheck {
+    let count: Int
+    /// Containers checked, by storage, beside the value (which keeps the storage alive).
+    private var checked: [StorageIdentity: PropertyListValue] = [:]
+
+    init(count: Int) { self.count = count }
+
+    mutating func check(_ value: PropertyListValue, field: String, of index: Int) throws(UserInfoError) {
+        var meter = ExpansionMeter(limit: Int.max)
+        var visitor = Visitor(count: count, field: field, index: index, checked: checked)
+        defer { checked = visitor.checked }
+        try ValueWalk.walk(value, meter: &meter, visitor: &visitor)
+    }
+
+    private struct Visitor: ValueVisitor {
+        typealias Value = PropertyListValue
+        typealias Failure = UserInfoError
+        let count: Int
+        let field: String
+        let index: Int
+        var checked: [StorageIdentity: PropertyListValue]
+
+        func visit(scalar value: PropertyListValue, at place: WalkPlace, depth: Int) throws(UserInfoError) {
+            guard case .uid(let uid) = value else { return }
+            guard Int(uid) < count else { throw UserInfoError(.badReference, "\(field) refers to object \(uid), but there are \(count)", objectIndex: index) }
+        }
+
+        func enter(_ value: PropertyListValue, _ container: WalkContainer, at place: WalkPlace, depth: Int) -> Bool {
+            container.identity.map { checked[$0] == nil } ?? true
+        }
+
+        mutating func leave(_ value: PropertyListValue, _ container: WalkContainer, at place: WalkPlace, depth: Int) {
+            if let identity = container.identity { checked[identity] = value }
+        }
     }
 }

@@ -60,16 +60,14 @@ public enum PlainProfile {
                                 keyPath: PropertyListKeyPath([.key(Field.archiver)]))
         }
         var walk = TreeConversion<UserInfoValue, PropertyListValue>()
-        return try walk.run(value) { (value: UserInfoValue) throws(UserInfoError) -> TreeConversion<UserInfoValue, PropertyListValue>.Node in
+        return try walk.run(value) { (value: UserInfoValue) throws(UserInfoError) -> PropertyListValue in
             switch value {
-            case .array(let elements): return .array(elements)
-            case .dictionary(let dictionary): return .dictionary(dictionary.keys, dictionary.values)
             case .date(let date) where !PropertyListValue.isValidDate(date.timeIntervalSinceReferenceDate):
                 throw UserInfoError(.invalidDate, "date is \(date.timeIntervalSinceReferenceDate)")
             case .null, .set, .uuid, .url:
                 // notPlistNative: these four need the keyed-archive profile.
                 throw UserInfoError(.notPlistNative, "a \(value.typeName) cannot be written in the plain profile; use the keyed-archive profile")
-            default: return .leaf(value.propertyListScalar!)
+            default: return value.propertyListScalar!
             }
         } array: { (elements) throws(UserInfoError) in .array(elements) } dictionary: { (keys, values) throws(UserInfoError) in
             var result = PropertyListDictionary(minimumCapacity: keys.count)
@@ -83,14 +81,12 @@ public enum PlainProfile {
     /// - Throws: ``ErrorCode/notUserInfoType`` for a UID or the binary null.
     public static func userInfo(from plist: PropertyListValue) throws(UserInfoError) -> UserInfoValue {
         var walk = TreeConversion<PropertyListValue, UserInfoValue>()
-        return try walk.run(plist) { (plist: PropertyListValue) throws(UserInfoError) -> TreeConversion<PropertyListValue, UserInfoValue>.Node in
+        return try walk.run(plist) { (plist: PropertyListValue) throws(UserInfoError) -> UserInfoValue in
             switch plist {
-            case .array(let elements): return .array(elements)
-            case .dictionary(let dictionary): return .dictionary(dictionary.keys, dictionary.values)
             case .uid, .null:
                 // notUserInfoType: a UID or the binary null is no userInfo value in a plain property list.
                 throw UserInfoError(.notUserInfoType, "a \(plist.typeName) is not a userInfo value in a plain property list")
-            default: return .leaf(UserInfoValue(propertyListScalar: plist)!)
+            default: return UserInfoValue(propertyListScalar: plist)!
             }
         } array: { (elements) throws(UserInfoError) in .array(elements) } dictionary: { (keys, values) throws(UserInfoError) in
             var result = UserInfoDictionary(minimumCapacity: keys.count)

@@ -49,11 +49,12 @@ package enum WalkPlace: Sendable, Equatable {
     /// A set member, by its position in the walk's order.
     case member(Int)
 
-    /// The key-path component, for error messages (a set member has none).
+    /// The key-path component, for error messages: a set member by its
+    /// position, as an index.
     package var component: PropertyListKeyPath.Component? {
         switch self {
-        case .root, .member: return nil
-        case .index(let index): return .index(index)
+        case .root: return nil
+        case .index(let index), .member(let index): return .index(index)
         case .key(let key): return .key(key)
         }
     }

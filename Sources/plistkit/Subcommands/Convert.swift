@@ -147,7 +147,9 @@ struct Convert: ParsableCommand {
             encoded = try Document.writeBytes(value, as: document, keyOrder: style.keyOrder(for: document), readable: style.readable,
                                               compact: style.compact, projectName: name, textEncoding: encoding, over: input)
         } else {
-            encoded = try LiteralSource.write(value, as: format == .swift ? .swift : .objc, sourceFile: file, outputFile: destination)
+            // Within the budget the input sets (Specs/architecture.md, "One counted output").
+            let budget = WriterLimits(maxExpandedBytes: PropertyListLimits.default.expansionBudget(inputBytes: bytes.count))
+            encoded = try LiteralSource.write(value, as: format == .swift ? .swift : .objc, sourceFile: file, outputFile: destination, limits: budget)
             if header {
                 // OUT.h beside OUT (its extension replaced): both files land, or neither.
                 let name = Self.name(of: destination)
