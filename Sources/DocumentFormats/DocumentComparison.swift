@@ -297,7 +297,7 @@ public struct DocumentComparison: Sendable {
         let first = try numbering.number(a, meter: &meter)
         let second = try numbering.number(b, meter: &meter)
         guard first != second else { return }
-        var visitor = DifferenceVisitor(numbering: numbering, matchMoved: matchMoved, other: b, report: body)
+        var visitor = DifferenceVisitor(numbering: numbering, matchMoved: matchMoved, other: b, sink: body)
         try ValueWalk.walk(a, meter: &meter, visitor: &visitor)
     }
 }
@@ -437,9 +437,9 @@ struct StructuralNumbering {
         } else {
             key = [0] + members
         }
-        let number = Self.intern(key, in: &containers, count: &count)
-        if let identity = container.identity { byStorage[identity] = (value, number) }
-        return number
+        let assigned = Self.intern(key, in: &containers, count: &count)
+        if let identity = container.identity { byStorage[identity] = (value, assigned) }
+        return assigned
     }
 
     /// The number of a whole value.
@@ -554,16 +554,17 @@ private struct DifferenceVisitor: ValueVisitor {
     var numbering: StructuralNumbering
     let matchMoved: Bool
     let other: ComparedValue
-    let report: (DocumentDifference) throws(PropertyListError) -> Void
+    /// Where each difference goes.
+    let sink: (DocumentDifference) throws(PropertyListError) -> Void
     private var frames: [Frame] = []
     private var path: [DocumentDifference.Component] = []
 
     init(numbering: StructuralNumbering, matchMoved: Bool, other: ComparedValue,
-         report: @escaping (DocumentDifference) throws(PropertyListError) -> Void) {
+         sink: @escaping (DocumentDifference) throws(PropertyListError) -> Void) {
         self.numbering = numbering
         self.matchMoved = matchMoved
         self.other = other
-        self.report = report
+        self.sink = sink
     }
 
     /// The number of a subtree of either value (both were numbered whole).
@@ -605,7 +606,7 @@ private struct DifferenceVisitor: ValueVisitor {
                                  old: ComparedValue?, new: ComparedValue?) throws(PropertyListError) {
         if let component { path.append(component) }
         defer { if component != nil { path.removeLast() } }
-        try report(DocumentDifference(kind: kind, path: path, old: old, new: new))
+        try sink(DocumentDifference(kind: kind, path: path, old: old, new: new))
     }
 
     mutating func visit(scalar value: ComparedValue, at place: WalkPlace, depth: Int) throws(PropertyListError) {
@@ -700,7 +701,7 @@ private struct DifferenceVisitor: ValueVisitor {
         frame.partners = partners
         frame.unpairedInOther = theirs.indices.filter { !paired[$0] }
         for move in moves {
-            try report(DocumentDifference(kind: .moved, path: path, old: nil, new: theirs[move.to], from: move.from, to: move.to))
+            try sink(DocumentDifference(kind: .moved, path: path, old: nil, new: theirs[move.to], from: move.from, to: move.to))
         }
     }
 
@@ -708,10 +709,10 @@ private struct DifferenceVisitor: ValueVisitor {
     private func compareSets(_ a: ComparedValue, _ b: ComparedValue) throws(PropertyListError) {
         guard case .userInfo(.set(let x)) = a.origin, case .userInfo(.set(let y)) = b.origin else { return }
         for member in x.members where !y.contains(member) {
-            try report(DocumentDifference(kind: .removed, path: path, old: ComparedValue(member), new: nil))
+            try sink(DocumentDifference(kind: .removed, path: path, old: ComparedValue(member), new: nil))
         }
         for member in y.members where !x.contains(member) {
-            try report(DocumentDifference(kind: .added, path: path, old: nil, new: ComparedValue(member)))
+            try sink(DocumentDifference(kind: .added, path: path, old: nil, new: ComparedValue(member)))
         }
     }
 }

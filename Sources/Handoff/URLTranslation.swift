@@ -54,7 +54,7 @@ public struct URLTranslator: Sendable {
     /// caller (``PayloadCodec``) validated.
     func outgoing(userInfo: UserInfoDictionary, fromValidated layout: ContainerLayout?) throws(PayloadError) -> UserInfoDictionary {
         let walk = Walk(self, layout)
-        return try map(userInfo) { (url) throws(PayloadError) in try walk.translator.outgoingURL(url, walk.layout) } ?? userInfo
+        return try map(entries: userInfo) { (url) throws(PayloadError) in try walk.translator.outgoingURL(url, walk.layout) } ?? userInfo
     }
 
     func outgoingURL(_ url: UserInfoURL, _ layout: ContainerLayout?) throws(PayloadError) -> UserInfoURL {
@@ -191,7 +191,7 @@ public struct URLTranslator: Sendable {
     /// which the caller (``PayloadCodec``) validated.
     func incoming(userInfo: UserInfoDictionary, toValidated layout: ContainerLayout?) throws(PayloadError) -> UserInfoDictionary {
         let walk = Walk(self, layout)
-        return try map(userInfo) { (url) throws(PayloadError) in try walk.translator.incomingURL(url, walk.layout, isBase: false) } ?? userInfo
+        return try map(entries: userInfo) { (url) throws(PayloadError) in try walk.translator.incomingURL(url, walk.layout, isBase: false) } ?? userInfo
     }
 
     func incomingURL(_ url: UserInfoURL, _ layout: ContainerLayout?, isBase: Bool) throws(PayloadError) -> UserInfoURL {
@@ -400,7 +400,7 @@ public struct URLTranslator: Sendable {
     }
 
     /// `map` over a dictionary's values; nil when no URL changed.
-    func map(_ dictionary: UserInfoDictionary, _ transform: (UserInfoURL) throws(PayloadError) -> UserInfoURL) throws(PayloadError) -> UserInfoDictionary? {
+    func map(entries dictionary: UserInfoDictionary, _ transform: (UserInfoURL) throws(PayloadError) -> UserInfoURL) throws(PayloadError) -> UserInfoDictionary? {
         guard case .dictionary(let mapped)? = try map(.dictionary(dictionary), transform) else { return nil }
         return mapped
     }

@@ -13,6 +13,37 @@ import UserInfo
 /// ``ScalingTests``) and peak memory, never by wall time.
 @Suite("Hardening 4: every consumer of a value walks it once, bounded")
 struct BoundedWalkTests {
+    // MARK: The walk and the counted output
+
+    @Test("the walk charges every node as the readers do, and refuses past its budget at the key path where it stood")
+    func walkCharges() throws {
+        // {"ab": [1, "xyz"]}: the dictionary (8), the key (8 + 1 + 2), the array (8 + 1),
+        // 1 (8 + 2), "xyz" (8 + 2 + 3): 51 bytes.
+        let value: PropertyListValue = ["ab": [1, "xyz"]]
+        #expect(try ValueWalk.expandedSize(of: value, budget: 51) == 51)
+        let error = try #require(throws: PropertyListError.self) { try ValueWalk.expandedSize(of: value, budget: 50) }
+        #expect(error.code == .expansionLimitExceeded)
+        #expect(error.keyPath.description == "ab[1]")
+        // A shared array is charged at every place it is used.
+        let shared: PropertyListValue = .array([1, 2, 3])
+        #expect(try ValueWalk.expandedSize(of: PropertyListValue.array([shared, shared]), budget: .max) == 8 + 2 * (9 + 3 * 10))
+    }
+
+    @Test("outputLimitExceeded: the counted output refuses what passes its budget, before the text grows")
+    func countedOutput() throws {
+        var output = CountedOutput(budget: 10)
+        try output.append("0123456789")
+        #expect(throws: PropertyListError(.outputLimitExceeded, "")) { try output.append("!") }
+        #expect(output.text == "0123456789")
+        // print's rendering, within a budget too small for it.
+        var small = CountedOutput(budget: 16)
+        var meter = ExpansionMeter(limit: .max)
+        #expect(throws: PropertyListError(.outputLimitExceeded, "")) {
+            try ReadableText.append(PropertyListValue.array(["a long string", "another"]), .tree, meter: &meter, to: &small)
+        }
+        #expect(CountedOutput.budget(forExpansionBudget: 1 << 20) == 32 << 20 + 4_096)
+    }
+
     // MARK: The error packet's user info (issue 42, case 1)
 
     /// A keyed archive of an NSError whose user info is `{"k": a₀}`, each
