@@ -68,15 +68,15 @@ extension ComparedValue: Hashable {
     public func hash(into hasher: inout Hasher) { hasher.combine(typeName) }
 }
 
-extension ComparedValue: ReadableValue {
-    package var walkShape: WalkShape {
+@_spi(ByteKit) extension ComparedValue: ReadableValue {
+    public var walkShape: WalkShape {
         switch origin {
         case .propertyList(let value): return value.walkShape
         case .userInfo(let value): return value.walkShape
         }
     }
 
-    package func walkMembers(sorted: Bool) -> WalkMembers<ComparedValue> {
+    public func walkMembers(sorted: Bool) -> WalkMembers<ComparedValue> {
         switch origin {
         case .propertyList(let value):
             let members = value.walkMembers(sorted: sorted)
@@ -87,7 +87,7 @@ extension ComparedValue: ReadableValue {
         }
     }
 
-    package func appendReadableScalar(_ style: ReadableStyle, to out: inout String) {
+    public func appendReadableScalar(_ style: ReadableStyle, to out: inout String) {
         switch origin {
         case .propertyList(let value): value.appendReadableScalar(style, to: &out)
         case .userInfo(let value): value.appendReadableScalar(style, to: &out)
@@ -243,12 +243,13 @@ public struct DocumentDifference: Sendable, Hashable {
 /// equal values whatever the formats they came from, types kept apart,
 /// dates at the precision both documents keep.
 ///
-/// Both values are first numbered bottom-up through the one bounded walk
-/// (``StructuralNumbering``): equal subtrees get equal numbers, each shared
-/// object is numbered once. The comparison then walks the first value,
-/// skipping every pair of subtrees with equal numbers, so its cost is linear
-/// in the documents' bytes plus the differences, however deep, wide or
-/// shared they are; `--match-moved` pairs array members by number.
+/// The comparison walks the first value through the one bounded walk and
+/// finds each node's counterpart in the second; a pair of shared objects
+/// found equal is remembered by their storage and never walked again, so the
+/// cost is linear in the documents' bytes plus the differences, however they
+/// share. With `--match-moved`, both values are first numbered bottom-up
+/// (``StructuralNumbering``: equal subtrees get equal numbers, each shared
+/// object is numbered once), and array members are paired by number.
 public struct DocumentComparison: Sendable {
     /// `datePrecision`: compare dates rounded down to the second, because one
     /// of the documents (XML, OpenStep text) keeps no fraction.
@@ -278,13 +279,15 @@ public struct DocumentComparison: Sendable {
     /// Whether two values are equal under this comparison.
     public func equal(_ a: ComparedValue, _ b: ComparedValue) -> Bool {
         var meter = ExpansionMeter(limit: Int.max)
-        var numbering = StructuralNumbering(wholeSecondDates: wholeSecondDates)
-        do {
-            return try numbering.number(a, meter: &meter) == numbering.number(b, meter: &meter)
-        } catch {
-            preconditionFailure("an unbounded numbering failed: \(error)")
+        var visitor = DifferenceVisitor(dates: dates, numbering: nil, other: b, stopAtFirst: true) { _ throws(PropertyListError) in }
+        do { try ValueWalk.walk(a, meter: &meter, visitor: &visitor) } catch {
+            preconditionFailure("an unbounded comparison failed: \(error)")
         }
+        return visitor.reported == 0
     }
+
+    /// How dates compare.
+    var dates: DatePrecision { wholeSecondDates ? .wholeSeconds : .exact }
 
     /// Hands each difference from `a` to `b` to `body`, in document order,
     /// every node the comparison visits charged to `meter`.
@@ -293,11 +296,16 @@ public struct DocumentComparison: Sendable {
     ///   and what `body` throws.
     package func forEachDifference(_ a: ComparedValue, _ b: ComparedValue, meter: inout ExpansionMeter,
                                    _ body: @escaping (DocumentDifference) throws(PropertyListError) -> Void) throws(PropertyListError) {
-        var numbering = StructuralNumbering(wholeSecondDates: wholeSecondDates)
-        let first = try numbering.number(a, meter: &meter)
-        let second = try numbering.number(b, meter: &meter)
-        guard first != second else { return }
-        var visitor = DifferenceVisitor(numbering: numbering, matchMoved: matchMoved, other: b, sink: body)
+        // --match-moved pairs array members by their numbers: both values are
+        // numbered first, each subtree once. Without it, the walk compares
+        // pair by pair and remembers the pairs of shared objects found equal.
+        var numbering: StructuralNumbering?
+        if matchMoved {
+            var numbers = StructuralNumbering(wholeSecondDates: wholeSecondDates)
+            guard try numbers.number(a, meter: &meter) != numbers.number(b, meter: &meter) else { return }
+            numbering = numbers
+        }
+        var visitor = DifferenceVisitor(dates: dates, numbering: numbering, other: b, stopAtFirst: false, sink: body)
         try ValueWalk.walk(a, meter: &meter, visitor: &visitor)
     }
 }
@@ -323,6 +331,71 @@ extension JSONText {
     }
 }
 
+// MARK: - Scalars
+
+/// A scalar (or a set, compared exactly as a whole) by its exact value, as
+/// the comparison compares it: strings scalar by scalar, reals and dates by
+/// their bits (dates rounded down to the second first when asked), integers
+/// by value, across the two models.
+enum ScalarKey: Hashable {
+    case string(ExactKey)
+    case integer(PropertyListInteger)
+    case real(UInt64)
+    case bool(Bool)
+    case date(UInt64)
+    case data(Data)
+    case null
+    case uuid(UUID)
+    case url(UserInfoURL)
+    case uid(UInt32)
+    case set(UserInfoSet)
+
+    /// The key of a scalar or a set; nil for an array or a dictionary.
+    init?(_ value: ComparedValue, _ dates: DatePrecision) {
+        func dateBits(_ date: Date) -> UInt64 {
+            let seconds = date.timeIntervalSinceReferenceDate
+            return (dates == .wholeSeconds ? seconds.rounded(.down) : seconds).bitPattern
+        }
+        switch value.origin {
+        case .propertyList(let plist):
+            switch plist {
+            case .string(let v): self = .string(ExactKey(text: v))
+            case .integer(let v): self = .integer(v)
+            case .real(let v): self = .real(v.bitPattern)
+            case .bool(let v): self = .bool(v)
+            case .date(let v): self = .date(dateBits(v))
+            case .data(let v): self = .data(v)
+            case .uid(let v): self = .uid(v)
+            case .null: self = .null
+            case .array, .dictionary: return nil
+            }
+        case .userInfo(let userInfo):
+            switch userInfo {
+            case .string(let v): self = .string(ExactKey(text: v))
+            case .number(.integer(let v)): self = .integer(v)
+            case .number(.real(let v)): self = .real(v.bitPattern)
+            case .number(.bool(let v)): self = .bool(v)
+            case .date(let v): self = .date(dateBits(v))
+            case .data(let v): self = .data(v)
+            case .null: self = .null
+            case .uuid(let v): self = .uuid(v)
+            case .url(let v): self = .url(v)
+            // Sets hold userInfo values, compared exactly (no XML or OpenStep
+            // text holds a set, so no date in one was rounded).
+            case .set(let v): self = .set(v)
+            case .array, .dictionary: return nil
+            }
+        }
+    }
+}
+
+/// A string compared scalar by scalar (not by canonical equivalence).
+struct ExactKey: Hashable {
+    let text: String
+    static func == (lhs: Self, rhs: Self) -> Bool { ExactString.equal(lhs.text, rhs.text) }
+    func hash(into hasher: inout Hasher) { ExactString.hash(text, into: &hasher) }
+}
+
 // MARK: - Numbering
 
 /// Numbers values so that two subtrees get the same number exactly when they
@@ -334,28 +407,6 @@ extension JSONText {
 /// before is not walked again (a shared object is numbered once).
 struct StructuralNumbering {
     let wholeSecondDates: Bool
-
-    /// A scalar (or a set, compared exactly as a whole) by its exact value.
-    private enum ScalarKey: Hashable {
-        case string(ExactKey)
-        case integer(PropertyListInteger)
-        case real(UInt64)
-        case bool(Bool)
-        case date(UInt64)
-        case data(Data)
-        case null
-        case uuid(UUID)
-        case url(UserInfoURL)
-        case uid(UInt32)
-        case set(UserInfoSet)
-    }
-
-    /// A string compared scalar by scalar (not by canonical equivalence).
-    private struct ExactKey: Hashable {
-        let text: String
-        static func == (lhs: Self, rhs: Self) -> Bool { ExactString.equal(lhs.text, rhs.text) }
-        func hash(into hasher: inout Hasher) { ExactString.hash(text, into: &hasher) }
-    }
 
     private var scalars: [ScalarKey: Int] = [:]
     /// Containers by their kind and members' numbers: `[0, n…]` for an array,
@@ -385,43 +436,10 @@ struct StructuralNumbering {
 
     /// The number of a scalar or a set.
     mutating func number(scalar value: ComparedValue) -> Int {
-        let key: ScalarKey
-        switch value.origin {
-        case .propertyList(let plist):
-            switch plist {
-            case .string(let v): key = .string(ExactKey(text: v))
-            case .integer(let v): key = .integer(v)
-            case .real(let v): key = .real(v.bitPattern)
-            case .bool(let v): key = .bool(v)
-            case .date(let v): key = .date(dateBits(v))
-            case .data(let v): key = .data(v)
-            case .uid(let v): key = .uid(v)
-            case .null: key = .null
-            case .array, .dictionary: preconditionFailure("containers are numbered from their members")
-            }
-        case .userInfo(let userInfo):
-            switch userInfo {
-            case .string(let v): key = .string(ExactKey(text: v))
-            case .number(.integer(let v)): key = .integer(v)
-            case .number(.real(let v)): key = .real(v.bitPattern)
-            case .number(.bool(let v)): key = .bool(v)
-            case .date(let v): key = .date(dateBits(v))
-            case .data(let v): key = .data(v)
-            case .null: key = .null
-            case .uuid(let v): key = .uuid(v)
-            case .url(let v): key = .url(v)
-            // Sets hold userInfo values, compared exactly (no XML or OpenStep
-            // text holds a set, so no date in one was rounded).
-            case .set(let v): key = .set(v)
-            case .array, .dictionary: preconditionFailure("containers are numbered from their members")
-            }
+        guard let key = ScalarKey(value, wholeSecondDates ? .wholeSeconds : .exact) else {
+            preconditionFailure("containers are numbered from their members")
         }
         return Self.intern(key, in: &scalars, count: &count)
-    }
-
-    private func dateBits(_ date: Date) -> UInt64 {
-        let seconds = date.timeIntervalSinceReferenceDate
-        return (wholeSecondDates ? seconds.rounded(.down) : seconds).bitPattern
     }
 
     /// The number of a container from its members' numbers (and, for a
@@ -520,9 +538,14 @@ extension ComparedValue {
     }
 }
 
+/// How dates compare: exactly, or rounded down to the second.
+enum DatePrecision { case exact, wholeSeconds }
+
 /// Walks the first value; for each node finds its counterpart in the second
 /// (by key, by index, or by number with `--match-moved`), reports what
-/// differs, and skips every pair whose numbers are equal.
+/// differs, and skips every pair known equal: with numbers, by number;
+/// without, a pair of identical storage or a pair of storages found equal
+/// before (shared objects).
 private struct DifferenceVisitor: ValueVisitor {
     typealias Value = ComparedValue
     typealias Failure = PropertyListError
@@ -539,103 +562,150 @@ private struct DifferenceVisitor: ValueVisitor {
 
     /// A container of the first value being walked.
     private struct Frame {
-        /// Its counterpart's node, when the pair differs and is walked (nil: skipped).
-        let otherNode: WalkMembers<ComparedValue>?
+        /// The counterpart and its members, when the pair is walked (nil: skipped).
+        let other: ComparedValue?
+        let otherMembers: WalkMembers<ComparedValue>?
         /// Whether a path component was pushed for it.
         let named: Bool
+        /// The differences reported, and the nodes visited, before it was entered.
+        let reportedBefore: Int
+        var visitedBefore = 0
         /// `--match-moved`: each member's partner in the other array, or nil.
         var partners: [Int?]? = nil
         /// The other array's members left unpaired, in order (`--match-moved`).
         var unpairedInOther: [Int] = []
         /// This array's unpaired members met so far.
         var unpairedSoFar = 0
+
+        static var skipped: Frame { Frame(other: nil, otherMembers: nil, named: false, reportedBefore: 0) }
     }
 
-    var numbering: StructuralNumbering
-    let matchMoved: Bool
+    /// The fewest nodes a pair must hold to be remembered equal.
+    static let memoThreshold = 32
+
+    /// Two storages, one of each value.
+    private struct StoragePair: Hashable {
+        let first: StorageIdentity
+        let second: StorageIdentity
+    }
+
+    let dates: DatePrecision
+    var numbering: StructuralNumbering?
     let other: ComparedValue
+    let stopAtFirst: Bool
     /// Where each difference goes.
     let sink: (DocumentDifference) throws(PropertyListError) -> Void
+    private(set) var reported = 0
+    /// Nodes of the first value visited so far.
+    private var visited = 0
     private var frames: [Frame] = []
     private var path: [DocumentDifference.Component] = []
+    /// Pairs of containers found equal, each beside its two values (which keep the storage alive).
+    private var equalPairs: [StoragePair: (ComparedValue, ComparedValue)] = [:]
 
-    init(numbering: StructuralNumbering, matchMoved: Bool, other: ComparedValue,
+    init(dates: DatePrecision, numbering: StructuralNumbering?, other: ComparedValue, stopAtFirst: Bool,
          sink: @escaping (DocumentDifference) throws(PropertyListError) -> Void) {
+        self.dates = dates
         self.numbering = numbering
-        self.matchMoved = matchMoved
         self.other = other
+        self.stopAtFirst = stopAtFirst
         self.sink = sink
     }
 
     /// The number of a subtree of either value (both were numbered whole).
     private mutating func number(_ value: ComparedValue) -> Int {
-        if let identity = value.storageIdentity, let known = numbering.known(identity) { return known }
-        return numbering.number(scalar: value)
+        if let identity = value.storageIdentity, let known = numbering!.known(identity) { return known }
+        return numbering!.number(scalar: value)
+    }
+
+    /// Whether two scalars are equal (or, numbered, two values).
+    private mutating func equalScalars(_ a: ComparedValue, _ b: ComparedValue) -> Bool {
+        if numbering != nil { return number(a) == number(b) }
+        guard let x = ScalarKey(a, dates), let y = ScalarKey(b, dates) else { return false }
+        return x == y
+    }
+
+    /// Whether two containers are known equal without walking them.
+    private mutating func knownEqual(_ a: ComparedValue, _ b: ComparedValue) -> Bool {
+        if numbering != nil { return number(a) == number(b) }
+        guard let x = a.storageIdentity, let y = b.storageIdentity else { return false }
+        return x == y || equalPairs[StoragePair(first: x, second: y)] != nil
     }
 
     /// The counterpart of the member at `place` of the innermost frame.
     private mutating func counterpart(_ place: WalkPlace) -> Counterpart {
         guard let last = frames.indices.last else { return .member(other, nil) }
-        guard let otherMembers = frames[last].otherNode else { preconditionFailure("members are walked only inside a pair that differs") }
+        guard let partner = frames[last].other, let members = frames[last].otherMembers else {
+            preconditionFailure("members are walked only inside a pair that differs")
+        }
         switch place {
         case .key(let key):
-            guard let position = other(frames.count - 1).position(ofKey: key) else { return .none(.key(key)) }
-            return .member(otherMembers.values[position], .key(key))
+            guard let position = partner.position(ofKey: key) else { return .none(.key(key)) }
+            return .member(members.values[position], .key(key))
         case .index(let index):
-            let members = otherMembers.values
             if let partners = frames[last].partners {
                 guard partners[index] == nil else { return .paired }
                 let rank = frames[last].unpairedSoFar
                 frames[last].unpairedSoFar += 1
                 guard rank < frames[last].unpairedInOther.count else { return .none(.index(index)) }
                 let partner = frames[last].unpairedInOther[rank]
-                return .member(members[partner], .index(partner))
+                return .member(members.values[partner], .index(partner))
             }
-            return index < members.count ? .member(members[index], .index(index)) : .none(.index(index))
-        default:
-            preconditionFailure("members are walked only inside a pair of containers of one kind")
+            return index < members.values.count ? .member(members.values[index], .index(index)) : .none(.index(index))
+        case .root, .member:
+            preconditionFailure("set members are compared as sets")
         }
     }
 
-    /// The other value's container of frame `position`.
-    private var others: [ComparedValue] = []
-    private func other(_ position: Int) -> ComparedValue { others[position] }
-
-    /// Reports `difference` with `component` at the end of the path.
+    /// Reports a difference with `component` at the end of the path.
     private mutating func report(_ kind: DocumentDifference.Kind, _ component: DocumentDifference.Component?,
                                  old: ComparedValue?, new: ComparedValue?) throws(PropertyListError) {
         if let component { path.append(component) }
         defer { if component != nil { path.removeLast() } }
-        try sink(DocumentDifference(kind: kind, path: path, old: old, new: new))
+        try deliver(DocumentDifference(kind: kind, path: path, old: old, new: new))
     }
 
+    private mutating func deliver(_ difference: DocumentDifference) throws(PropertyListError) {
+        reported += 1
+        try sink(difference)
+    }
+
+    /// After the first difference, an equality check looks no further.
+    private var done: Bool { stopAtFirst && reported > 0 }
+
     mutating func visit(scalar value: ComparedValue, at place: WalkPlace, depth: Int) throws(PropertyListError) {
+        visited += 1
+        guard !done else { return }
         switch counterpart(place) {
         case .paired: return
         case .none(let component): try report(.removed, component, old: value, new: nil)
         case .member(let partner, let component):
-            guard number(value) != number(partner) else { return }
+            guard !equalScalars(value, partner) else { return }
             try report(value.typeName == partner.typeName ? .changed : .type, component, old: value, new: partner)
         }
     }
 
     mutating func enter(_ value: ComparedValue, _ container: WalkContainer, at place: WalkPlace, depth: Int) throws(PropertyListError) -> Bool {
-        let skipped = Frame(otherNode: nil, named: false)
+        visited += 1
+        guard !done else {
+            frames.append(.skipped)
+            return false
+        }
         switch counterpart(place) {
         case .paired:
-            frames.append(skipped)
+            frames.append(.skipped)
             return false
         case .none(let component):
             try report(.removed, component, old: value, new: nil)
-            frames.append(skipped)
+            frames.append(.skipped)
             return false
         case .member(let partner, let component):
-            frames.append(skipped)
-            guard number(value) != number(partner) else { return false }
+            frames.append(.skipped)
             guard value.typeName == partner.typeName else {
                 try report(.type, component, old: value, new: partner)
                 return false
             }
+            guard !knownEqual(value, partner) else { return false }
             if container.kind == .set {
                 // Sets: the members only one side has, at the set's path, exactly.
                 if let component { path.append(component) }
@@ -643,38 +713,47 @@ private struct DifferenceVisitor: ValueVisitor {
                 try compareSets(value, partner)
                 return false
             }
-            // The pair differs: walk it, under the counterpart's name.
+            // The pair may differ: walk it, under the counterpart's name.
             frames.removeLast()
             if let component { path.append(component) }
-            var frame = Frame(otherNode: partner.walkMembers(sorted: false), named: component != nil)
-            if matchMoved, container.kind == .array {
-                try pair(value.walkMembers(sorted: false).values, frame.otherNode!.values, into: &frame)
+            var frame = Frame(other: partner, otherMembers: partner.walkMembers(sorted: false), named: component != nil, reportedBefore: reported,
+                              visitedBefore: visited)
+            if numbering != nil, container.kind == .array {
+                try pair(value.walkMembers(sorted: false).values, frame.otherMembers!.values, into: &frame)
             }
             frames.append(frame)
-            others.append(partner)
             return true
         }
     }
 
     mutating func leave(_ value: ComparedValue, _ container: WalkContainer, at place: WalkPlace, depth: Int) throws(PropertyListError) {
         let frame = frames.removeLast()
-        guard let otherNode = frame.otherNode else { return }
-        others.removeLast()
+        guard let partner = frame.other, let otherMembers = frame.otherMembers else { return }
         // What only the other container has.
-        switch container.kind {
-        case .dictionary:
-            for (position, key) in (otherNode.keys ?? []).enumerated() where value.position(ofKey: key) == nil {
-                try report(.added, .key(key), old: nil, new: otherNode.values[position])
+        if !done {
+            switch container.kind {
+            case .dictionary:
+                for (position, key) in (otherMembers.keys ?? []).enumerated() where value.position(ofKey: key) == nil {
+                    try report(.added, .key(key), old: nil, new: otherMembers.values[position])
+                }
+            case .array:
+                let members = otherMembers.values
+                let extra = frame.partners != nil ? Array(frame.unpairedInOther.dropFirst(frame.unpairedSoFar))
+                                                  : Array(min(container.count, members.count)..<members.count)
+                for index in extra { try report(.added, .index(index), old: nil, new: members[index]) }
+            case .set:
+                break
             }
-        case .array:
-            let members = otherNode.values
-            let extra = frame.partners != nil ? Array(frame.unpairedInOther.dropFirst(frame.unpairedSoFar))
-                                              : Array(min(container.count, members.count)..<members.count)
-            for index in extra { try report(.added, .index(index), old: nil, new: members[index]) }
-        case .set:
-            break
         }
         if frame.named { path.removeLast() }
+        // A pair walked without a difference: equal, wherever its storages meet
+        // again. Small pairs are not remembered: walking one again costs less
+        // than remembering it, and at most `memoThreshold` nodes for each
+        // reference to it that the input holds.
+        if numbering == nil, reported == frame.reportedBefore, visited - frame.visitedBefore >= Self.memoThreshold,
+           let x = value.storageIdentity, let y = partner.storageIdentity {
+            equalPairs[StoragePair(first: x, second: y)] = (value, partner)
+        }
     }
 
     /// `--match-moved`: equal members paired first (in order of appearance),
@@ -701,18 +780,18 @@ private struct DifferenceVisitor: ValueVisitor {
         frame.partners = partners
         frame.unpairedInOther = theirs.indices.filter { !paired[$0] }
         for move in moves {
-            try sink(DocumentDifference(kind: .moved, path: path, old: nil, new: theirs[move.to], from: move.from, to: move.to))
+            try deliver(DocumentDifference(kind: .moved, path: path, old: nil, new: theirs[move.to], from: move.from, to: move.to))
         }
     }
 
     /// Members of one set that the other lacks, exactly.
-    private func compareSets(_ a: ComparedValue, _ b: ComparedValue) throws(PropertyListError) {
-        guard case .userInfo(.set(let x)) = a.origin, case .userInfo(.set(let y)) = b.origin else { return }
+    private mutating func compareSets(_ a: ComparedValue, _ b: ComparedValue) throws(PropertyListError) {
+        guard case .userInfo(.set(let x)) = a.origin, case .userInfo(.set(let y)) = b.origin, x != y else { return }
         for member in x.members where !y.contains(member) {
-            try sink(DocumentDifference(kind: .removed, path: path, old: ComparedValue(member), new: nil))
+            try deliver(DocumentDifference(kind: .removed, path: path, old: ComparedValue(member), new: nil))
         }
         for member in y.members where !x.contains(member) {
-            try sink(DocumentDifference(kind: .added, path: path, old: nil, new: ComparedValue(member)))
+            try deliver(DocumentDifference(kind: .added, path: path, old: nil, new: ComparedValue(member)))
         }
     }
 }

@@ -1,6 +1,6 @@
 public import UserInfo
 public import ActivityContainer
-public import PropertyList
+@_spi(ByteKit) public import PropertyList
 
 /// The error of the payload layer: the envelope, URL translation,
 /// versioning and budgets. It names the rule (``code``), says why
@@ -139,7 +139,7 @@ extension ErrorCode {
     public static let overBudget = Self("overBudget")
 }
 
-extension PayloadError: WalkFailure {
+@_spi(ByteKit) extension PayloadError: WalkFailure {
     /// The walk's refusal (Specs/architecture.md, "One bounded walk").
-    package init(walking error: PropertyListError) { self.init(UserInfoError(error)) }
+    public init(walking error: PropertyListError) { self.init(UserInfoError(error)) }
 }

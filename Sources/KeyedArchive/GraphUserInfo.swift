@@ -1,5 +1,5 @@
 import FoundationEssentials
-import PropertyList
+@_spi(ByteKit) import PropertyList
 import UserInfo
 
 /// The userInfo view of a ``KeyedArchiveGraph`` (``KeyedArchiveGraph/userInfoValue(at:maxExpandedBytes:)``):

@@ -1,5 +1,5 @@
 public import FoundationEssentials
-public import PropertyList
+@_spi(ByteKit) public import PropertyList
 public import UserInfo
 
 /// Reads NSKeyedArchiver archives of userInfo values strictly: the archives

@@ -182,29 +182,29 @@ public struct WriterLimits: Sendable, Hashable {
 /// A subtree is measured once at relative depth 0 as its `base` and its node
 /// count; placed at depth `d` it weighs `base + nodes × d`, so a shared object
 /// is measured once and charged at every place it is used.
-package enum ExpandedSize {
+@_spi(ByteKit) public enum ExpandedSize {
     /// The size of one node at `depth` with `payload` bytes.
     @inlinable @inline(__always)
-    package static func node(depth: Int, payload: Int) -> Int { 8 &+ depth &+ payload }
+    public static func node(depth: Int, payload: Int) -> Int { 8 &+ depth &+ payload }
 
     /// A subtree measured at relative depth 0, placed one level deeper: what it
     /// adds to its container's base.
     @inlinable @inline(__always)
-    package static func child(base: Int, nodes: Int) -> (base: Int, nodes: Int) {
+    public static func child(base: Int, nodes: Int) -> (base: Int, nodes: Int) {
         let (sum, overflow) = base.addingReportingOverflow(nodes)
         return (overflow ? Int.max : sum, nodes)
     }
 
     /// `total + more`, saturating (callers compare against a budget).
     @inlinable @inline(__always)
-    package static func add(_ total: Int, _ more: Int) -> Int {
+    public static func add(_ total: Int, _ more: Int) -> Int {
         let (sum, overflow) = total.addingReportingOverflow(more)
         return overflow ? Int.max : sum
     }
 
     /// `base + nodes × depth`, saturating.
     @inlinable @inline(__always)
-    package static func placed(base: Int, nodes: Int, depth: Int) -> Int {
+    public static func placed(base: Int, nodes: Int, depth: Int) -> Int {
         let (product, overflow) = nodes.multipliedReportingOverflow(by: depth)
         return overflow ? Int.max : add(base, product)
     }
@@ -213,17 +213,17 @@ package enum ExpandedSize {
 /// What a writer has written, in expanded size, against its `maxExpandedBytes`
 /// (Specs/value-model.md, "Expanded size": writers apply the readers' measure,
 /// since a value built in memory can share storage too).
-package struct ExpansionMeter: Sendable {
-    private var remaining: Int
-    private let limit: Int
+@_spi(ByteKit) public struct ExpansionMeter: Sendable {
+    @usableFromInline var remaining: Int
+    @usableFromInline let limit: Int
 
-    package init(limit: Int) {
+    @inlinable public init(limit: Int) {
         self.limit = limit
         remaining = limit
     }
 
     /// The expanded size charged so far.
-    package var charged: Int { limit &- remaining }
+    @inlinable public var charged: Int { limit &- remaining }
 
     /// expansionLimitExceeded: what was written reads back with `limits`
     /// (``WriterLimits/checkReadable(expandedSize:outputBytes:)``).
@@ -232,12 +232,14 @@ package struct ExpansionMeter: Sendable {
     }
 
     /// Charges one node at `depth` with `payload` bytes.
-    @inline(__always)
-    package mutating func charge(depth: Int, payload: Int) throws(PropertyListError) {
+    @inlinable @inline(__always)
+    public mutating func charge(depth: Int, payload: Int) throws(PropertyListError) {
         remaining &-= ExpandedSize.node(depth: depth, payload: payload)
         // expansionLimitExceeded: never write more than the limit, expanded.
-        guard remaining >= 0 else {
-            throw PropertyListError(.expansionLimitExceeded, "the value expands past \(limit) bytes (maxExpandedBytes)")
-        }
+        guard remaining >= 0 else { throw exceeded() }
+    }
+
+    @usableFromInline func exceeded() -> PropertyListError {
+        PropertyListError(.expansionLimitExceeded, "the value expands past \(limit) bytes (maxExpandedBytes)")
     }
 }

@@ -79,7 +79,7 @@ extension PropertyListValue {
 
     /// The payload of a scalar in its expanded size (``ExpandedSize``): a
     /// string's UTF-8 bytes, data's bytes, 0 for other values.
-    package var payloadBytes: Int {
+    @usableFromInline package var payloadBytes: Int {
         switch self {
         case .string(let string): return string.utf8.count
         case .data(let data): return data.count

@@ -1,7 +1,7 @@
-package import FoundationEssentials
+public import FoundationEssentials
 
 /// The two readable forms of a value (Specs/plistkit.md, "Output", "Diff").
-package enum ReadableStyle: Sendable {
+@_spi(ByteKit) public enum ReadableStyle: Sendable {
     /// `print`'s tree, shaped like `plutil -p`: one member per line, indented,
     /// `=>` after keys and indexes, dictionaries' keys sorted, sets in canonical order.
     case tree
@@ -10,7 +10,7 @@ package enum ReadableStyle: Sendable {
 }
 
 /// A value the readable renderer prints: a walkable tree whose scalars know their text.
-package protocol ReadableValue: WalkableValue {
+@_spi(ByteKit) public protocol ReadableValue: WalkableValue {
     /// A scalar's text in `style`, every string quoted and escaped
     /// (``JSONText/appendReadableQuoted(_:to:)``): no control or
     /// bidirectional character reaches a terminal.
@@ -19,18 +19,19 @@ package protocol ReadableValue: WalkableValue {
     static func setOpening(_ style: ReadableStyle) -> String
 }
 
-extension ReadableValue {
-    package static func setOpening(_ style: ReadableStyle) -> String { style == .tree ? "set {" : "set[" }
+@_spi(ByteKit) extension ReadableValue {
+    @inlinable public static func setOpening(_ style: ReadableStyle) -> String { style == .tree ? "set {" : "set[" }
 }
 
 /// Renders values as people read them, through the one bounded walk into the
 /// counted output (Specs/architecture.md, "One bounded walk", "One counted output").
-package enum ReadableText {
+@_spi(ByteKit) public enum ReadableText {
     /// Appends `value` in `style` to `output`, walking it with `meter`.
     ///
     /// - Throws: ``ErrorCode/expansionLimitExceeded`` (the meter) or
     ///   ``ErrorCode/outputLimitExceeded`` (the output).
-    package static func append<Value: ReadableValue>(_ value: Value, _ style: ReadableStyle, meter: inout ExpansionMeter,
+    @inlinable
+    public static func append<Value: ReadableValue>(_ value: Value, _ style: ReadableStyle, meter: inout ExpansionMeter,
                                                      to output: inout CountedOutput) throws(PropertyListError) {
         var renderer = Renderer<Value>(style: style, output: output)
         defer { output = renderer.output }
@@ -38,7 +39,8 @@ package enum ReadableText {
     }
 
     /// `value` in `style`, with no bound: a value a program holds, described for it.
-    package static func unbounded<Value: ReadableValue>(_ value: Value, _ style: ReadableStyle) -> String {
+    @inlinable
+    public static func unbounded<Value: ReadableValue>(_ value: Value, _ style: ReadableStyle) -> String {
         var meter = ExpansionMeter(limit: Int.max)
         var output = CountedOutput.unbounded
         do { try append(value, style, meter: &meter, to: &output) } catch {
@@ -47,85 +49,112 @@ package enum ReadableText {
         return output.text
     }
 
-    private struct Renderer<Value: ReadableValue>: ValueVisitor {
-        typealias Failure = PropertyListError
-        let style: ReadableStyle
-        var output: CountedOutput
+    @usableFromInline struct Renderer<Value: ReadableValue>: ValueVisitor {
+        @usableFromInline typealias Failure = PropertyListError
+        @usableFromInline let style: ReadableStyle
+        @usableFromInline var output: CountedOutput
         /// Line style: whether the innermost open container has shown a member yet.
-        var opened: [Bool] = []
+        @usableFromInline var opened: [Bool] = []
+        /// The tree's indentation of each depth met so far.
+        @usableFromInline var indents: [String] = [""]
 
-        init(style: ReadableStyle, output: CountedOutput) {
+        @inlinable init(style: ReadableStyle, output: CountedOutput) {
             self.style = style
             self.output = output
         }
 
-        private static func indent(_ depth: Int) -> String { String(repeating: "  ", count: depth) }
+        /// A key, quoted and escaped (``JSONText/appendReadableQuoted(_:to:)``).
+        @usableFromInline static func quote(_ key: String, to text: inout String) {
+            JSONText.appendReadableQuoted(key, to: &text)
+        }
+
+        /// Two spaces a level, made once per depth.
+        @inlinable mutating func indent(_ depth: Int) -> String {
+            while indents.count <= depth { indents.append(indents[indents.count - 1] + "  ") }
+            return indents[depth]
+        }
+
+        /// Writes one piece into the output in place; `opened` is lent out
+        /// beside it, so that the piece's text and the line style's separator
+        /// state are both at hand.
+        @inlinable mutating func write(_ build: (inout String, inout [Bool]) -> Void) throws(PropertyListError) {
+            var opened = self.opened
+            self.opened = []
+            defer { self.opened = opened }
+            try output.append { text in build(&text, &opened) }
+        }
 
         /// What stands before a member: its index or key, and the indentation or separator.
-        private mutating func prefix(_ place: WalkPlace, depth: Int) throws(PropertyListError) {
+        @inlinable static func prefix(_ style: ReadableStyle, _ place: WalkPlace, indent: String, to text: inout String, _ opened: inout [Bool]) {
             switch style {
             case .tree:
                 switch place {
                 case .root: return
-                case .index(let index): try output.append(Self.indent(depth) + "\(index) => ")
+                case .index(let index):
+                    text += indent
+                    text += String(index)
+                    text += " => "
                 case .key(let key):
-                    try output.append { text in
-                        text += Self.indent(depth)
-                        JSONText.appendReadableQuoted(key, to: &text)
-                        text += " => "
-                    }
-                case .member: try output.append(Self.indent(depth))
+                    text += indent
+                    quote(key, to: &text)
+                    text += " => "
+                case .member: text += indent
                 }
             case .line:
                 guard place != .root else { return }
-                if opened[opened.count - 1] { try output.append(", ") }
+                if opened[opened.count - 1] { text += ", " }
                 opened[opened.count - 1] = true
                 if case .key(let key) = place {
-                    try output.append { text in
-                        JSONText.appendReadableQuoted(key, to: &text)
-                        text += ": "
-                    }
+                    quote(key, to: &text)
+                    text += ": "
                 }
             }
         }
 
-        /// What follows a member: a line break in the tree.
-        private mutating func suffix(_ place: WalkPlace) throws(PropertyListError) {
-            if style == .tree, place != .root { try output.append("\n") }
-        }
-
-        mutating func visit(scalar value: Value, at place: WalkPlace, depth: Int) throws(PropertyListError) {
-            try prefix(place, depth: depth)
-            try output.append { value.appendReadableScalar(style, to: &$0) }
-            try suffix(place)
-        }
-
-        mutating func enter(_ value: Value, _ container: WalkContainer, at place: WalkPlace, depth: Int) throws(PropertyListError) -> Bool {
-            try prefix(place, depth: depth)
-            let opening: String
-            switch container.kind {
-            case .array: opening = "["
-            case .dictionary: opening = "{"
-            case .set: opening = Value.setOpening(style)
+        @inlinable mutating func visit(scalar value: Value, at place: WalkPlace, depth: Int) throws(PropertyListError) {
+            let style = style
+            let indent = style == .tree ? indent(depth) : ""
+            try write { text, opened in
+                Self.prefix(style, place, indent: indent, to: &text, &opened)
+                value.appendReadableScalar(style, to: &text)
+                // What follows a member: a line break in the tree.
+                if style == .tree, place != .root { text += "\n" }
             }
-            try output.append(style == .tree ? opening + "\n" : opening)
-            opened.append(false)
+        }
+
+        @inlinable mutating func enter(_ value: Value, _ container: WalkContainer, at place: WalkPlace, depth: Int) throws(PropertyListError) -> Bool {
+            let style = style
+            let indent = style == .tree ? indent(depth) : ""
+            try write { text, opened in
+                Self.prefix(style, place, indent: indent, to: &text, &opened)
+                switch container.kind {
+                case .array: text += "["
+                case .dictionary: text += "{"
+                case .set: text += Value.setOpening(style)
+                }
+                if style == .tree { text += "\n" }
+                opened.append(false)
+            }
             return true
         }
 
-        mutating func leave(_ value: Value, _ container: WalkContainer, at place: WalkPlace, depth: Int) throws(PropertyListError) {
-            opened.removeLast()
-            let closing = container.kind == .array ? "]" : (style == .line && container.kind == .set ? "]" : "}")
-            try output.append(style == .tree ? Self.indent(depth) + closing : closing)
-            try suffix(place)
+        @inlinable mutating func leave(_ value: Value, _ container: WalkContainer, at place: WalkPlace, depth: Int) throws(PropertyListError) {
+            let style = style
+            let indent = style == .tree ? indent(depth) : ""
+            try write { text, opened in
+                opened.removeLast()
+                text += indent
+                text += container.kind == .array || (style == .line && container.kind == .set) ? "]" : "}"
+                if style == .tree, place != .root { text += "\n" }
+            }
         }
     }
 }
 
 // MARK: - Property lists
 
-extension PropertyListValue: WalkableValue {
-    package var walkShape: WalkShape {
+@_spi(ByteKit) extension PropertyListValue: WalkableValue {
+    @inlinable public var walkShape: WalkShape {
         switch self {
         case .array(let elements): return .container(WalkContainer(kind: .array, count: elements.count, identity: StorageIdentity(elements)))
         case .dictionary(let dictionary): return .container(dictionary.walkContainer)
@@ -133,7 +162,7 @@ extension PropertyListValue: WalkableValue {
         }
     }
 
-    package func walkMembers(sorted: Bool) -> WalkMembers<PropertyListValue> {
+    public func walkMembers(sorted: Bool) -> WalkMembers<PropertyListValue> {
         switch self {
         case .array(let elements): return WalkMembers(keys: nil, values: elements)
         case .dictionary(let dictionary): return dictionary.walkMembers(sorted: sorted)
@@ -144,21 +173,21 @@ extension PropertyListValue: WalkableValue {
 
 extension StringKeyedDictionary {
     /// The identity of the entries' storage (``StorageIdentity``).
-    package var storageIdentity: StorageIdentity { StorageIdentity(storedKeys, storedValues) }
+    @_spi(ByteKit) @inlinable public var storageIdentity: StorageIdentity { StorageIdentity(storedKeys, storedValues) }
 
     /// The dictionary as the walk meets it.
-    package var walkContainer: WalkContainer { WalkContainer(kind: .dictionary, count: count, identity: storageIdentity) }
+    @_spi(ByteKit) @inlinable public var walkContainer: WalkContainer { WalkContainer(kind: .dictionary, count: count, identity: storageIdentity) }
 
     /// The entries as the walk visits them: as stored, or keys in writer order.
-    package func walkMembers(sorted: Bool) -> WalkMembers<Value> {
+    @_spi(ByteKit) public func walkMembers(sorted: Bool) -> WalkMembers<Value> {
         guard sorted, count > 1 else { return WalkMembers(keys: storedKeys, values: storedValues) }
         let order = writerOrder
         return WalkMembers(keys: order.map { storedKeys[$0] }, values: order.map { storedValues[$0] })
     }
 }
 
-extension PropertyListValue: ReadableValue {
-    package func appendReadableScalar(_ style: ReadableStyle, to out: inout String) {
+@_spi(ByteKit) extension PropertyListValue: ReadableValue {
+    public func appendReadableScalar(_ style: ReadableStyle, to out: inout String) {
         switch self {
         case .string(let string): JSONText.appendReadableQuoted(string, to: &out)
         case .integer(let integer): out += integer.description
@@ -173,7 +202,7 @@ extension PropertyListValue: ReadableValue {
     }
 
     /// A date: the tree's description text, or ISO 8601 on a line.
-    package static func appendDate(_ date: Date, _ style: ReadableStyle, to out: inout String) {
+    @_spi(ByteKit) public static func appendDate(_ date: Date, _ style: ReadableStyle, to out: inout String) {
         let seconds = date.timeIntervalSinceReferenceDate
         switch style {
         case .tree: out += CivilTime.descriptionText(secondsSinceReference: seconds) ?? "<date \(seconds)>"
@@ -182,7 +211,7 @@ extension PropertyListValue: ReadableValue {
     }
 
     /// Data: its length and first and last bytes in the tree, every byte on a line.
-    package static func appendData(_ data: Data, _ style: ReadableStyle, to out: inout String) {
+    @_spi(ByteKit) public static func appendData(_ data: Data, _ style: ReadableStyle, to out: inout String) {
         switch style {
         case .tree:
             out += "{length = \(data.count), bytes = 0x"

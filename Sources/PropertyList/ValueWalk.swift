@@ -1,6 +1,6 @@
 
 /// What one node of a value tree is, as ``ValueWalk`` meets it, before its members.
-package enum WalkShape: Sendable {
+@_spi(ByteKit) public enum WalkShape: Sendable {
     /// A leaf, and the bytes its payload counts in the expanded size
     /// (``ExpandedSize``: string and URL bytes in UTF-8, data bytes, 16 for a UUID).
     case scalar(payload: Int)
@@ -10,11 +10,11 @@ package enum WalkShape: Sendable {
 
 /// A container's members, as the walk visits them: a dictionary's keys and,
 /// in the same order, its values; an array's or a set's members (`keys` nil).
-package struct WalkMembers<Value> {
-    package let keys: [String]?
-    package let values: [Value]
+@_spi(ByteKit) public struct WalkMembers<Value> {
+    public let keys: [String]?
+    public let values: [Value]
 
-    package init(keys: [String]?, values: [Value]) {
+    @inlinable public init(keys: [String]?, values: [Value]) {
         self.keys = keys
         self.values = values
     }
@@ -22,7 +22,7 @@ package struct WalkMembers<Value> {
 
 /// A value tree the bounded walk visits: property lists, userInfo values,
 /// the values `diff` compares (Specs/architecture.md, "One bounded walk").
-package protocol WalkableValue: Sendable {
+@_spi(ByteKit) public protocol WalkableValue: Sendable {
     /// This node, without its members: found in constant time, so that a
     /// shared object met again costs one step.
     var walkShape: WalkShape { get }
@@ -33,16 +33,16 @@ package protocol WalkableValue: Sendable {
 
 /// The error a visitor throws, which also carries the walk's own refusal
 /// (``ErrorCode/expansionLimitExceeded``).
-package protocol WalkFailure: CodecError {
+@_spi(ByteKit) public protocol WalkFailure: CodecError {
     init(walking error: PropertyListError)
 }
 
-extension PropertyListError: WalkFailure {
-    package init(walking error: PropertyListError) { self = error }
+@_spi(ByteKit) extension PropertyListError: WalkFailure {
+    public init(walking error: PropertyListError) { self = error }
 }
 
 /// Where a node sits in its container.
-package enum WalkPlace: Sendable, Equatable {
+@_spi(ByteKit) public enum WalkPlace: Sendable, Equatable {
     case root
     case index(Int)
     case key(String)
@@ -51,7 +51,7 @@ package enum WalkPlace: Sendable, Equatable {
 
     /// The key-path component, for error messages: a set member by its
     /// position, as an index.
-    package var component: PropertyListKeyPath.Component? {
+    @inlinable public var component: PropertyListKeyPath.Component? {
         switch self {
         case .root: return nil
         case .index(let index), .member(let index): return .index(index)
@@ -61,17 +61,17 @@ package enum WalkPlace: Sendable, Equatable {
 }
 
 /// A container the walk enters.
-package struct WalkContainer: Sendable {
-    package enum Kind: Sendable { case array, dictionary, set }
-    package let kind: Kind
+@_spi(ByteKit) public struct WalkContainer: Sendable {
+    public enum Kind: Sendable { case array, dictionary, set }
+    public let kind: Kind
     /// Its member count.
-    package let count: Int
+    public let count: Int
     /// Its storage (arrays and dictionaries as stored): equal identities are
     /// one shared object, which a visitor may resolve once (``ValueVisitor/enter(_:_:at:depth:)``
     /// returning false skips it).
-    package let identity: StorageIdentity?
+    public let identity: StorageIdentity?
 
-    package init(kind: Kind, count: Int, identity: StorageIdentity?) {
+    @inlinable public init(kind: Kind, count: Int, identity: StorageIdentity?) {
         self.kind = kind
         self.count = count
         self.identity = identity
@@ -81,7 +81,7 @@ package struct WalkContainer: Sendable {
 /// A consumer of a value tree: what `print`, `diff`, the cost table and every
 /// other reader of decoded values implement, instead of walking the tree
 /// themselves (Specs/architecture.md, "One bounded walk").
-package protocol ValueVisitor {
+@_spi(ByteKit) public protocol ValueVisitor {
     associatedtype Value: WalkableValue
     associatedtype Failure: WalkFailure
 
@@ -104,14 +104,18 @@ package protocol ValueVisitor {
 /// where it stopped. A visitor that resolves a shared object once (skips a
 /// container whose ``WalkContainer/identity`` it has met) is charged only
 /// for what it visits: its cost is linear in the distinct objects.
-package enum ValueWalk {
-    private struct Frame<Value> {
-        let value: Value
-        let container: WalkContainer
-        let place: WalkPlace
-        let members: [Value]
-        let keys: [String]?
-        var next = 0
+@_spi(ByteKit) public enum ValueWalk {
+    @usableFromInline struct Frame<Value> {
+        @usableFromInline let value: Value
+        @usableFromInline let container: WalkContainer
+        @usableFromInline let place: WalkPlace
+        @usableFromInline let members: [Value]
+        @usableFromInline let keys: [String]?
+        @usableFromInline var next = 0
+
+        @inlinable init(value: Value, container: WalkContainer, place: WalkPlace, members: [Value], keys: [String]?) {
+            (self.value, self.container, self.place, self.members, self.keys) = (value, container, place, members, keys)
+        }
     }
 
     /// Walks `root` in document order, dictionaries' keys and sets' members
@@ -120,7 +124,8 @@ package enum ValueWalk {
     /// - Throws: the visitor's errors, and ``ErrorCode/expansionLimitExceeded``
     ///   (as `V.Failure`) past the meter's budget; with the key path of the
     ///   node where the walk stood.
-    package static func walk<V: ValueVisitor>(_ root: V.Value, sorted: Bool = false, meter: inout ExpansionMeter,
+    @inlinable
+    public static func walk<V: ValueVisitor>(_ root: V.Value, sorted: Bool = false, meter: inout ExpansionMeter,
                                               visitor: inout V) throws(V.Failure) {
         var stack: [Frame<V.Value>] = []
         var value = root
@@ -173,14 +178,15 @@ package enum ValueWalk {
     /// The expanded size of `root`, walked whole: ``ErrorCode/expansionLimitExceeded``
     /// past `budget` (the check every value built outside a reader needs
     /// before it is printed or written).
-    package static func expandedSize<Value: WalkableValue>(of root: Value, budget: Int) throws(PropertyListError) -> Int {
+    public static func expandedSize<Value: WalkableValue>(of root: Value, budget: Int) throws(PropertyListError) -> Int {
         var meter = ExpansionMeter(limit: budget)
         var counter = NodeCounter<Value>()
         try walk(root, meter: &meter, visitor: &counter)
         return meter.charged
     }
 
-    private static func memberPlace<Value>(_ frame: Frame<Value>, _ position: Int) -> WalkPlace {
+    @inlinable @inline(__always)
+    static func memberPlace<Value>(_ frame: Frame<Value>, _ position: Int) -> WalkPlace {
         switch frame.container.kind {
         case .array: return .index(position)
         case .dictionary: return .key(frame.keys![position])
@@ -188,8 +194,8 @@ package enum ValueWalk {
         }
     }
 
-    @inline(__always)
-    private static func charge<Failure: WalkFailure>(_ meter: inout ExpansionMeter, depth: Int, payload: Int, _: Failure.Type) throws(Failure) {
+    @inlinable @inline(__always)
+    static func charge<Failure: WalkFailure>(_ meter: inout ExpansionMeter, depth: Int, payload: Int, _: Failure.Type) throws(Failure) {
         do { try meter.charge(depth: depth, payload: payload) } catch { throw Failure(walking: error) }
     }
 

@@ -1,5 +1,5 @@
 public import FoundationEssentials
-public import PropertyList
+@_spi(ByteKit) public import PropertyList
 
 /// Reads OpenStep ("old-style ASCII") property lists and `.strings` files
 /// strictly (Specs/openstep.md): quoted and unquoted strings with CF's escapes,

@@ -1,5 +1,5 @@
 public import FoundationEssentials
-public import PropertyList
+@_spi(ByteKit) public import PropertyList
 
 /// Writes OpenStep text property lists and `.strings` files, deterministically
 /// (Specs/openstep.md, "Writer"): tabs, `key = value;`, arrays one element per

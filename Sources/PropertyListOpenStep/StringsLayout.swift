@@ -1,4 +1,4 @@
-public import PropertyList
+@_spi(ByteKit) public import PropertyList
 
 /// A `.strings` file as it was written: its text, and where each entry (key
 /// to `;`) stands in it (Specs/openstep.md, "Editing a `.strings` file"). An

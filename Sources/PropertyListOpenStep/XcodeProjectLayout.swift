@@ -1,5 +1,5 @@
 import FoundationEssentials
-import PropertyList
+@_spi(ByteKit) import PropertyList
 
 /// Xcode's layout for a project file (`.pbxproj`; Specs/openstep.md, "Xcode
 /// projects"): the `// !$*UTF8*$!` line; `objects` in sections by `isa`

@@ -1,5 +1,5 @@
 public import FoundationEssentials
-public import PropertyList
+@_spi(ByteKit) public import PropertyList
 
 /// Writes the JSON-representable part of a property list as plain JSON, as
 /// `plutil -convert json` does: dictionaries, arrays, strings, integers,

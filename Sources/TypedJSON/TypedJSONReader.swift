@@ -1,5 +1,5 @@
 public import FoundationEssentials
-public import PropertyList
+@_spi(ByteKit) public import PropertyList
 public import UserInfo
 
 /// Reads the typed JSON form (`Specs/typed-json.md`) as strictly as the other

@@ -1,5 +1,5 @@
 public import FoundationEssentials
-public import PropertyList
+@_spi(ByteKit) public import PropertyList
 public import UserInfo
 
 /// Writes the typed JSON form: a lossless text form of userInfo values and

@@ -1,4 +1,4 @@
-@_spi(ByteKit) package import PropertyList
+@_spi(ByteKit) public import PropertyList
 import FoundationEssentials
 
 /// A readable tree in the shape of `plutil -p` (see `Specs/plistkit.md`,
@@ -10,8 +10,8 @@ extension UserInfoValue: CustomStringConvertible {
     public var description: String { ReadableText.unbounded(self, .tree) }
 }
 
-extension UserInfoValue: WalkableValue {
-    package var walkShape: WalkShape {
+@_spi(ByteKit) extension UserInfoValue: WalkableValue {
+    @inlinable public var walkShape: WalkShape {
         switch self {
         case .array(let elements): return .container(WalkContainer(kind: .array, count: elements.count, identity: StorageIdentity(elements)))
         case .dictionary(let dictionary): return .container(dictionary.walkContainer)
@@ -21,7 +21,7 @@ extension UserInfoValue: WalkableValue {
         }
     }
 
-    package func walkMembers(sorted: Bool) -> WalkMembers<UserInfoValue> {
+    public func walkMembers(sorted: Bool) -> WalkMembers<UserInfoValue> {
         switch self {
         case .array(let elements): return WalkMembers(keys: nil, values: elements)
         case .dictionary(let dictionary): return dictionary.walkMembers(sorted: sorted)
@@ -32,7 +32,7 @@ extension UserInfoValue: WalkableValue {
 
     /// A URL and its chain of bases as one node: each base a node of its own
     /// in the expanded size (its 8, the levels below the URL, its relative string).
-    private static func urlPayload(_ url: UserInfoURL) -> Int {
+    @usableFromInline static func urlPayload(_ url: UserInfoURL) -> Int {
         var total = url.relative.utf8.count
         var level = 0
         var next = url.base
@@ -45,8 +45,8 @@ extension UserInfoValue: WalkableValue {
     }
 }
 
-extension UserInfoValue: ReadableValue {
-    package func appendReadableScalar(_ style: ReadableStyle, to out: inout String) {
+@_spi(ByteKit) extension UserInfoValue: ReadableValue {
+    public func appendReadableScalar(_ style: ReadableStyle, to out: inout String) {
         switch self {
         case .string(let string): JSONText.appendReadableQuoted(string, to: &out)
         case .number(.integer(let integer)): out += integer.description
@@ -94,6 +94,6 @@ extension UserInfoValue: ReadableValue {
     }
 }
 
-extension UserInfoError: WalkFailure {
-    package init(walking error: PropertyListError) { self.init(error) }
+@_spi(ByteKit) extension UserInfoError: WalkFailure {
+    public init(walking error: PropertyListError) { self.init(error) }
 }

@@ -1,5 +1,5 @@
 public import FoundationEssentials
-public import PropertyList
+@_spi(ByteKit) public import PropertyList
 
 /// A value Handoff can carry in an activity's `userInfo`: exactly the ten
 /// types Apple's `NSUserActivity` accepts (NSArray, NSData, NSDate,
@@ -150,7 +150,7 @@ extension UserInfoValue {
     /// The payload of a node in the expanded size (``ExpandedSize``): a string's
     /// UTF-8 bytes, data's bytes, 16 for a UUID, a URL's relative string in
     /// UTF-8 (its base is a node of its own), 0 otherwise.
-    package var payloadBytes: Int {
+    @usableFromInline package var payloadBytes: Int {
         switch self {
         case .string(let string): return string.utf8.count
         case .data(let data): return data.count
