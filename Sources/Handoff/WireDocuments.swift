@@ -28,14 +28,24 @@ public enum WireDocuments {
     ///
     /// - Throws: the container's or the userInfo's error.
     public static func value(_ bytes: [UInt8]) throws -> UserInfoValue? {
+        try read(bytes)?.value
+    }
+
+    /// ``value(_:)`` and the bytes the value was read from: a compressed
+    /// container's inflated size, which sets the budget of what reads the
+    /// value afterwards (Specs/architecture.md, "One bounded walk").
+    ///
+    /// - Throws: the container's or the userInfo's error.
+    public static func read(_ bytes: [UInt8]) throws -> (value: UserInfoValue, inputBytes: Int)? {
         switch DocumentFormat.detect(bytes) {
         case .mpUserInfo:
-            return .dictionary(try userInfo(mp: bytes))
+            return (.dictionary(try userInfo(mp: bytes)), bytes.count)
         case .activityContainer:
-            let (container, _) = try ActivityContainerReader(maxBytes: maxContainerBytes).inspect(Data(bytes))
+            let (container, details) = try ActivityContainerReader(maxBytes: maxContainerBytes).inspect(Data(bytes))
+            let inputBytes = max(bytes.count, details.inflatedBytes)
             switch container {
-            case .activity(let record): return try payload(record).envelope
-            case .errorPacket(let archive): return .dictionary(["errorPacket": .data(archive)])
+            case .activity(let record): return (try payload(record).envelope, inputBytes)
+            case .errorPacket(let archive): return (.dictionary(["errorPacket": .data(archive)]), inputBytes)
             }
         default: return nil
         }
@@ -58,6 +68,10 @@ public enum WireDocuments {
             return output.text
         case .activityContainer:
             let (container, details) = try ActivityContainerReader(maxBytes: maxContainerBytes).inspect(Data(bytes))
+            // A compressed container's budget is that of the bytes it inflates to.
+            let inflated = PropertyListLimits.default.expansionBudget(inputBytes: max(bytes.count, details.inflatedBytes))
+            output = CountedOutput(expansionBudget: inflated)
+            meter = ExpansionMeter(limit: inflated)
             let kind = details.header & 0xF == ActivityContainerLayout.errorHeader ? "error packet" : "activity"
             var text = "activity container: header 0x\(String(details.header, radix: 16, uppercase: true)) (\(kind))"
             if let compressed = details.compressedBytes {

@@ -86,8 +86,7 @@ struct Diff: ParsableCommand {
     private func read(_ file: String, typedJSON: Bool) -> (value: ComparedValue, wholeSecondDates: Bool, bytes: Int)? {
         do {
             let bytes = try Files.read(file, limit: PropertyListLimits.default.maxInputBytes)
-            let (value, wholeSecondDates) = try Self.value(of: bytes, typedJSON: typedJSON)
-            return (value, wholeSecondDates, bytes.count)
+            return try Self.value(of: bytes, typedJSON: typedJSON)
         } catch {
             Console.fail(file, error)
             return nil
@@ -97,24 +96,26 @@ struct Diff: ParsableCommand {
     /// A document's value as `print` reads it: wire forms as their userInfo
     /// or envelope, a keyed archive of userInfo values as its userInfo, any
     /// other document as its property list; and whether its dates keep only
-    /// whole seconds (a property list read from XML or OpenStep text).
-    static func value(of bytes: [UInt8], typedJSON: Bool) throws -> (value: ComparedValue, wholeSecondDates: Bool) {
+    /// whole seconds (a property list read from XML or OpenStep text); and
+    /// the bytes it was read from (a compressed container's inflated size),
+    /// which set the comparison's budget.
+    static func value(of bytes: [UInt8], typedJSON: Bool) throws -> (value: ComparedValue, wholeSecondDates: Bool, bytes: Int) {
         if typedJSON {
             // A userInfo, unless it holds a UID (property lists only).
             do throws(UserInfoError) {
-                return (ComparedValue(try Document.userInfo(typedJSON: bytes)), false)
+                return (ComparedValue(try Document.userInfo(typedJSON: bytes)), false, bytes.count)
             } catch where error.code == .notUserInfoType {
-                return (ComparedValue(try Document.propertyList(typedJSON: bytes)), false)
+                return (ComparedValue(try Document.propertyList(typedJSON: bytes)), false, bytes.count)
             }
         }
-        if let wire = try WireDocuments.value(bytes) { return (ComparedValue(wire), false) }
+        if let wire = try WireDocuments.read(bytes) { return (ComparedValue(wire.value), false, wire.inputBytes) }
         let reading = try Document.read(document: bytes)
         if Document.isArchive(reading.value), let userInfo = try? Document.unarchive(reading.value, inputBytes: bytes.count) {
-            return (ComparedValue(userInfo), false)
+            return (ComparedValue(userInfo), false, bytes.count)
         }
         switch reading.format {
-        case .xml, .openStep, .strings, .xcodeProject: return (ComparedValue(reading.value), true)
-        default: return (ComparedValue(reading.value), false)
+        case .xml, .openStep, .strings, .xcodeProject: return (ComparedValue(reading.value), true, bytes.count)
+        default: return (ComparedValue(reading.value), false, bytes.count)
         }
     }
 }
