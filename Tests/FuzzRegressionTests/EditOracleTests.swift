@@ -50,7 +50,8 @@ struct EditOracleTests {
         let edit = try #require(FuzzChecks.chosenEdit(for: Array(bytes.dropFirst())))
         #expect(edit.components == ["1"] && edit.mode == .append && !edit.removes && !edit.applies)
         let value: PropertyListValue = [[]]
-        #expect(throws: PropertyListError.self) { try value.setting(.integer(1), at: PlutilKeyPath(parsing: "1"), mode: .append) }
+        let error = try #require(throws: PropertyListError.self) { try value.setting(.integer(1), at: PlutilKeyPath(parsing: "1"), mode: .append) }
+        #expect(error.code == .indexOutOfRange, "\(error)")
         #expect(try value.setting(.integer(1), at: PlutilKeyPath(parsing: "0"), mode: .append) == [[.integer(1)]])
         #expect(throws: Never.self) { try FuzzChecks.check(.xmlDecode, bytes) }
     }

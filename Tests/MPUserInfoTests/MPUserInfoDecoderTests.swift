@@ -154,7 +154,9 @@ struct MPUserInfoDecoderTests {
         let large = try MPUserInfoEncoder().encodeBytes(["trips": Array(repeating: Self.trip, count: 40)])
         #expect(MPUserInfoDecoder().takesDirectly(large))
         var variants: [MPUserInfoDecoder] = []
-        for change in 0..<6 {
+        let limitCodes: [ErrorCode] = [.objectLimitExceeded, .collectionLimitExceeded, .stringLimitExceeded, .dataLimitExceeded,
+                                       .expansionLimitExceeded, .inputTooLarge]
+        for (change, code) in limitCodes.enumerated() {
             var decoder = MPUserInfoDecoder()
             switch change {
             case 0: decoder.limits.maxObjects = 5_000
@@ -167,7 +169,9 @@ struct MPUserInfoDecoderTests {
             variants.append(decoder)
             #expect(!decoder.takesDirectly(large))
             #expect(DecodeOutcome { try decoder.decode([String: [Trip]].self, from: large) } == DecodeOutcome { try decoder.treeDecode([String: [Trip]].self, from: large) })
-            #expect(throws: UserInfoError.self) { try decoder.decode([String: [Trip]].self, from: large) }
+            // Each limit refuses by its own rule.
+            let error = try #require(throws: UserInfoError.self) { try decoder.decode([String: [Trip]].self, from: large) }
+            #expect(error.innermostCode == code, "limit \(change): \(error)")
         }
     }
 }

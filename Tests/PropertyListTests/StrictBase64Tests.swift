@@ -1,5 +1,6 @@
 import Foundation
 import PropertyList
+import TestSupport
 import Testing
 
 /// Strict base64 (Specs/xml-plist.md, "Values"; Specs/typed-json.md): the
@@ -32,27 +33,27 @@ struct StrictBase64Tests {
     @Test("agrees with Foundation's decode-and-re-encode on random texts")
     func randomTexts() {
         let alphabet = Array("ABCDQRSTYZabgwxyz0189+/=  \n".utf8)
-        var rng = SystemRandomNumberGenerator()
+        var rng = TestRandom(seed: 4304)
         var accepted = 0
         for _ in 0..<30_000 {
             let length = Int.random(in: 0...14, using: &rng)
             let text = String(decoding: (0..<length).map { _ in alphabet.randomElement(using: &rng)! }, as: UTF8.self)
             let skipping = Bool.random(using: &rng)
             let ours = StrictBase64.decode(text, skippingWhitespace: skipping)
-            #expect(ours == Self.reference(text, skippingWhitespace: skipping), "\"\(text)\" skipping whitespace: \(skipping)")
+            #expect(ours == Self.reference(text, skippingWhitespace: skipping), "\"\(text)\" skipping whitespace: \(skipping), \(rng)")
             if ours != nil { accepted += 1 }
         }
         // The generator reaches both outcomes.
-        #expect(accepted > 100)
+        #expect(accepted > 100, "\(rng)")
     }
 
     @Test("round-trips every byte string Foundation encodes")
     func roundTrip() {
-        var rng = SystemRandomNumberGenerator()
+        var rng = TestRandom(seed: 4305)
         for length in 0..<40 {
             let bytes = Data((0..<length).map { _ in UInt8.random(in: 0...255, using: &rng) })
-            #expect(StrictBase64.decode(bytes.base64EncodedString(), skippingWhitespace: false) == bytes)
-            #expect(StrictBase64.decode(bytes.base64EncodedString(options: .lineLength64Characters), skippingWhitespace: true) == bytes)
+            #expect(StrictBase64.decode(bytes.base64EncodedString(), skippingWhitespace: false) == bytes, "\(rng)")
+            #expect(StrictBase64.decode(bytes.base64EncodedString(options: .lineLength64Characters), skippingWhitespace: true) == bytes, "\(rng)")
         }
     }
 }
