@@ -154,7 +154,7 @@ struct LiteralPropertyTests {
         for (index, (line, value)) in zip(printed, expected).enumerated() { #expect(line == value, "document \(index)") }
     }
 
-    @Test("Swift: 60 levels of nested arrays and dictionaries type-check in linear time (24 levels took 15 s when the compiler inferred)")
+    @Test("Swift: 60 levels of nested arrays and dictionaries type-check in linear work: within 40 solver scopes a level (24 levels took 15 s when the compiler inferred)")
     func deepNesting() throws {
         let directory = try Peers.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -166,11 +166,13 @@ struct LiteralPropertyTests {
         try Data(TypedJSONWriter().write(value)).write(to: file)
         let source = directory.appendingPathComponent("deep.swift")
         #expect(try run(Self.plistkit, ["convert", file.path, "--from", "typed-json", "--format", "swift", "-o", source.path]).status == 0)
-        let start = Date()
-        let checked = try run("/usr/bin/env", ["swiftc", "-typecheck", source.path])
-        let seconds = Date().timeIntervalSince(start)
+        // Counted, not timed (issue 43): the constraint solver gives up past
+        // `-solver-scope-threshold` scopes, the same on every run. The literal
+        // needs about 32 a level (measured at 15, 30 and 60 levels: 493, 973,
+        // 1,933); a literal whose types the compiler must infer needs them
+        // exponentially in the nesting.
+        let checked = try run("/usr/bin/env", ["swiftc", "-typecheck", "-Xfrontend", "-solver-scope-threshold=\(40 * 60)", source.path])
         #expect(checked.status == 0, "\(String(decoding: checked.stderr, as: UTF8.self).prefix(2000))")
-        #expect(seconds < 20, "type-checking 60 levels took \(seconds) s")
     }
 
     /// Enough of Foundation's interfaces for clang to check boxed literals.

@@ -348,6 +348,15 @@ struct ScalingTests {
         try Self.expectLinear("lint --handoff (one content type n times, n extensions)", ["lint", "--handoff", "{}"], n: 500, Self.documentTypes)
     }
 
+    @Test("unarchive --graph: a class chain named once, whatever the objects of the class (issue 43: moved here from HostileCostTests' time)")
+    func graphClassChain() throws {
+        for arguments in [["unarchive", "--graph", "{}"], ["print", "{}"]] {
+            try Self.expectLinear("\(arguments) (n objects of one class with n names)", arguments, n: 400) { n in
+                try HostileCostTests.longChainArchive(names: n, objects: n)
+            }
+        }
+    }
+
     @Test("payload check: the per-key cost report in one pass")
     func costReport() throws {
         // 4n = 600 keys stays inside the payload limits (4,096 objects).
