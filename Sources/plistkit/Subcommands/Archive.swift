@@ -5,7 +5,7 @@ import PropertyList
 
 /// `plistkit archive FILE [--format binary1|xml1] [-o OUT]`: typed JSON to a keyed archive.
 struct Archive: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration(commandName: "archive", 
         abstract: "Build an NSKeyedArchiver archive from a typed-JSON userInfo value.",
         discussion: "The archive opens in Apple's NSKeyedUnarchiver with secure coding and the ten userInfo classes."
     )

@@ -6,7 +6,7 @@ import FoundationEssentials
 
 /// `plistkit convert FILE... --format F [-o OUT | -o DIR | -e EXT] [--jobs N]`.
 struct Convert: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration(commandName: "convert", 
         abstract: "Convert a property list (binary, XML, plain JSON, OpenStep, .strings, Xcode project) to another format.",
         discussion: "Writes to standard output unless -o is given (unlike plutil, never in place). Output files are replaced atomically."
     )

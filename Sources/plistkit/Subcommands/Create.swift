@@ -5,7 +5,7 @@ import PropertyList
 
 /// `plistkit create FORMAT FILE`.
 struct Create: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration(commandName: "create", 
         abstract: "Write an empty property list (a dictionary) in a format (plutil -create).",
         discussion: "FORMAT is xml1, binary1, json or openstep; FILE '-' is standard output. An existing file is replaced atomically."
     )

@@ -7,7 +7,7 @@ import UserInfo
 /// `plistkit diff A B`: two documents of any formats compared as values
 /// (Specs/plistkit.md, "Diff").
 struct Diff: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration(commandName: "diff", 
         abstract: "Compare two documents of any formats as values, one line per difference.",
         discussion: "Exit status: 0 when equal, 1 when they differ, 2 when an input cannot be read (as diff)."
     )

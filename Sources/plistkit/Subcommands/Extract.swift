@@ -5,7 +5,7 @@ import PropertyList
 
 /// `plistkit extract KEYPATH FORMAT FILE`.
 struct Extract: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration(commandName: "extract", 
         abstract: "Write the value at a key path as a document of its own, or raw.",
         discussion: "FORMAT is xml1, binary1, json, typed-json or raw. raw writes a scalar bare (strings as they are, data as base64, dates ISO 8601, booleans true/false) and a newline; a dictionary or array is notAScalar (exit 1). Key paths as plutil spells them: dot-separated, \\. for a literal dot, numbers index arrays."
     )

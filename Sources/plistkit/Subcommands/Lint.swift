@@ -5,7 +5,7 @@ import PropertyList
 
 /// `plistkit lint FILE...`: one line per file, `FILE: OK` or the reason.
 struct Lint: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration(commandName: "lint", 
         abstract: "Check that files are valid property lists (binary, XML, JSON, OpenStep, .strings, Xcode projects).",
         discussion: "Prints 'FILE: OK' or 'FILE: CODE: <reason> (at offset N, key path P)' per file; exits 1 if any fails."
     )

@@ -5,7 +5,7 @@ import PropertyList
 
 /// `plistkit merge DEST SRC [KEYPATH]`: PlistBuddy's `Merge` (Specs/plistkit.md, "Merge").
 struct Merge: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration(commandName: "merge", 
         abstract: "Add the members of SRC's top dictionary or array to the dictionary or array at KEYPATH of DEST (PlistBuddy's Merge).",
         discussion: "A key DEST already has keeps DEST's value, with a warning, unless --overwrite. DEST is rewritten in place, atomically, in its own format."
     )

@@ -8,7 +8,7 @@ import UserInfo
 /// `plistkit payload …`: Handoff payloads (Specs/payload.md, Specs/plistkit.md).
 /// Every verb goes through `PayloadCodec`, the only path to and from the wire.
 struct Payload: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration(commandName: "payload", 
         abstract: "Check, translate, encode and decode Handoff activity payloads.",
         subcommands: [Check.self, Translate.self, Encode.self, Decode.self]
     )
@@ -25,7 +25,7 @@ struct Payload: ParsableCommand {
     }
 
     struct Check: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "check", 
             abstract: "Validate a payload as the receiver would: size and per-key cost, version, URLs.",
             discussion: "The report goes to standard output. Over --budget is a warning; over --hard-limit, or any other violation, is one error line on standard error and exit 1."
         )
@@ -92,7 +92,7 @@ struct Payload: ParsableCommand {
     }
 
     struct Translate: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "translate", 
             abstract: "Show what a receiver's app gets when a sender's app sends a payload.",
             discussion: "Reads a typed-JSON envelope as the sender's app has it (file URLs in the --from layout), encodes it as that sender, decodes the wire form as the receiver (--to), and writes the receiver's typed-JSON envelope."
         )
@@ -131,7 +131,7 @@ struct Payload: ParsableCommand {
     }
 
     struct Encode: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "encode", 
             abstract: "Build a payload's wire form (an activity container) from its typed-JSON envelope.",
             discussion: "The envelope is a typed-JSON dict with activityType, userInfo and the optional fields (Specs/payload.md). File URLs are translated for the sender's --layout; the version is stamped with --version-key and --version. The userInfo is written as MP (Apple's current form) or, with --userinfo-form keyed-archive, as a keyed archive for older peers; the container is bzip2-compressed as Apple's sender does unless --no-compression."
         )
@@ -189,7 +189,7 @@ struct Payload: ParsableCommand {
     }
 
     struct Decode: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "decode", 
             abstract: "Decode a payload for this device and show its envelope as typed JSON.",
             discussion: "Container references resolve against the receiver's --layout; --version-key with --supports checks the version."
         )

@@ -6,7 +6,7 @@ import UserInfo
 
 /// `plistkit print FILE`: a readable tree, like `plutil -p`.
 struct Print: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Print a property list, an MP userInfo or an activity container as a readable tree.")
+    static let configuration = CommandConfiguration(commandName: "print", abstract: "Print a property list, an MP userInfo or an activity container as a readable tree.")
 
     @Argument(help: "The file to print ('-' for standard input).")
     var file: String

@@ -5,7 +5,7 @@ import PropertyList
 
 /// `plistkit replace KEYPATH --TYPE VALUE FILE`.
 struct Replace: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration(commandName: "replace", 
         abstract: "Set the value at a key path, whether there was one or not (plutil -replace).",
         discussion: "An array index must lie within the array. The file is rewritten in place, atomically, in its own format."
     )

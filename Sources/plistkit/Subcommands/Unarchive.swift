@@ -5,7 +5,7 @@ import PropertyList
 
 /// `plistkit unarchive FILE [-o OUT]`: a keyed archive of userInfo values as typed JSON.
 struct Unarchive: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration(commandName: "unarchive", 
         abstract: "Decode an NSKeyedArchiver archive of userInfo values to typed JSON.",
         discussion: "Only the ten userInfo classes (and their mutable variants) are accepted, unless --graph: then any archive, of any classes, is written as a graph of numbered objects (Specs/keyed-archive.md, \"Graph\"). See Specs/typed-json.md."
     )
