@@ -22,6 +22,8 @@ let package = Package(
         fuzzTarget("FuzzMPDecode"),
         fuzzTarget("FuzzContainerDecode"),
         fuzzTarget("FuzzOpenStepRead"),
+        fuzzTarget("FuzzErrorPacket"),
+        fuzzTarget("FuzzDiff"),
         fuzzTarget("FuzzDifferentialFoundation", [
             .product(name: "PropertyList", package: "ActivityCodec"),
             .product(name: "PropertyListXML", package: "ActivityCodec"),

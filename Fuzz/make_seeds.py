@@ -5,20 +5,26 @@ Each seed is one options byte (see Specs/fuzzing.md) followed by a document:
 peer-written golden files (plistlib, plistutil, Foundation, bpylist2), our own
 payloads and typed JSON (written by plistkit), and a few hostile variants
 (truncated, cut in the middle). Run from the repository root after `swift build`;
-then minimise with `Fuzz/run.sh TARGET --merge`.
+then minimise with `Fuzz/run.sh TARGET --merge`. With target names as
+arguments (`python3 Fuzz/make_seeds.py error-packet diff`), only their seeds
+are written.
 """
 import hashlib
 import json
 import pathlib
+import plistlib
 import subprocess
 import sys
 
 root = pathlib.Path(__file__).resolve().parent.parent
 golden = root / "Corpus" / "golden"
 plistkit = str(root / ".build" / "debug" / "plistkit")
+only = set(sys.argv[1:])
 
 
 def write(target, options, document, name):
+    if only and target not in only:
+        return
     folder = root / "Corpus" / target
     folder.mkdir(parents=True, exist_ok=True)
     data = bytes([options]) + document
@@ -42,6 +48,8 @@ def run(*args, stdin=None):
 
 def write_raw(target, document, name):
     """A seed of the differential target: the document alone, no options byte."""
+    if only and target not in only:
+        return
     folder = root / "Corpus" / target
     folder.mkdir(parents=True, exist_ok=True)
     (folder / f"{name}-{hashlib.sha1(document).hexdigest()[:10]}").write_bytes(document)
@@ -182,6 +190,175 @@ for target in differential:
     write_raw(target, controls.encode("utf-8"), "raw-controls-xcode4")
 write("xml-decode", 0, controls.replace("App", "\ufdd0").encode("utf-8"), "raw-controls-with-mark")
 
+
+
+# error-packet (Specs/fuzzing.md, "error-packet and diff"): keyed archives of
+# NSErrors, which the target frames as an error packet. Linux Foundation cannot
+# archive an NSError (Tests/KeyedArchiveTests/ArchivedErrorTests.swift), so
+# they are written here with plistlib in the layout NSError's encodeWithCoder:
+# gives them, as the container vectors' error packet is (its archive is the
+# first seed).
+class Archive:
+    """An NSKeyedArchiver archive built object by object; add() returns a UID."""
+
+    def __init__(self):
+        self.objects = ["$null"]
+        self.classes = {}
+
+    def add(self, value):
+        self.objects.append(value)
+        return plistlib.UID(len(self.objects) - 1)
+
+    def cls(self, *chain):
+        if chain not in self.classes:
+            self.classes[chain] = self.add({"$classname": chain[0], "$classes": list(chain)})
+        return self.classes[chain]
+
+    def array(self, members, name="NSArray"):
+        return self.add({"$class": self.cls(name, "NSObject"), "NS.objects": list(members)})
+
+    def set(self, members):
+        return self.add({"$class": self.cls("NSSet", "NSObject"), "NS.objects": list(members)})
+
+    def dictionary(self, pairs):
+        keys = [self.add(key) for key, _ in pairs]
+        return self.add({"$class": self.cls("NSDictionary", "NSObject"), "NS.keys": keys, "NS.objects": [value for _, value in pairs]})
+
+    def date(self, seconds):
+        return self.add({"$class": self.cls("NSDate", "NSObject"), "NS.time": float(seconds)})
+
+    def url(self, relative, base=None):
+        return self.add({"$class": self.cls("NSURL", "NSObject"), "NS.base": base or plistlib.UID(0), "NS.relative": self.add(relative)})
+
+    def uuid(self, data):
+        return self.add({"$class": self.cls("NSUUID", "NSObject"), "NS.uuidbytes": data})
+
+    def null(self):
+        return self.add({"$class": self.cls("NSNull", "NSObject")})
+
+    def error(self, domain, code, user_info=None, chain=("NSError", "NSObject")):
+        fields = {"$class": self.cls(*chain), "NSDomain": self.add(domain), "NSCode": code}
+        if user_info is not None:
+            fields["NSUserInfo"] = user_info
+        return self.add(fields)
+
+    def bytes(self, root):
+        return plistlib.dumps({"$archiver": "NSKeyedArchiver", "$version": 100000, "$top": {"root": root},
+                               "$objects": self.objects}, fmt=plistlib.FMT_BINARY, sort_keys=True)
+
+
+def error_archive(build):
+    """An archive whose root is the NSError `build(archive)` adds."""
+    archive = Archive()
+    # Object 1 is the error, as NSKeyedArchiver numbers the root first.
+    archive.objects.append(None)
+    root = build(archive)
+    archive.objects[1] = archive.objects[root.data]
+    archive.objects[root.data] = "unused"
+    return archive.bytes(plistlib.UID(1))
+
+
+def doubled_chain(levels):
+    """Tests/PlistkitTests/BoundedWalkTests.swift, errorArchive(levels:): user
+    info {"k": a0}, each array a(i) holding a(i+1) twice (2^levels leaves, expanded)."""
+    first_array = 5
+    error_class, dictionary_class, array_class = 6 + levels, 7 + levels, 8 + levels
+    objects = ["$null",
+               {"$class": plistlib.UID(error_class), "NSDomain": plistlib.UID(2), "NSCode": 1, "NSUserInfo": plistlib.UID(3)},
+               "Domain",
+               {"$class": plistlib.UID(dictionary_class), "NS.keys": [plistlib.UID(4)], "NS.objects": [plistlib.UID(first_array)]},
+               "k"]
+    for level in range(levels):
+        following = plistlib.UID(first_array + level + 1)
+        objects.append({"$class": plistlib.UID(array_class), "NS.objects": [following, following]})
+    objects.append({"$class": plistlib.UID(array_class), "NS.objects": []})
+    objects.append({"$classname": "NSError", "$classes": ["NSError", "NSObject"]})
+    objects.append({"$classname": "NSDictionary", "$classes": ["NSDictionary", "NSObject"]})
+    objects.append({"$classname": "NSArray", "$classes": ["NSArray", "NSObject"]})
+    return plistlib.dumps({"$archiver": "NSKeyedArchiver", "$version": 100000, "$top": {"root": plistlib.UID(1)},
+                           "$objects": objects}, fmt=plistlib.FMT_BINARY, sort_keys=True)
+
+
+def values_user_info(a):
+    shared = a.array([a.add("shared"), a.add(1), a.add(2.5), a.add(True)])
+    base = a.url("https://example.com/base/")
+    pairs = [
+        ("NSLocalizedDescription", a.add("The operation couldn\u2019t be completed.")),
+        ("first", shared), ("second", shared), ("nested", a.array([shared, shared])),
+        ("when", a.date(-978307200.5)), ("url", a.url("a/b%20c?d=1", base)), ("file", a.url("file:///Users/ada/Doc.txt")),
+        ("id", a.uuid(bytes(range(16)))), ("ids", a.set([a.add("x"), a.add(7), a.uuid(b"\xff" * 16)])),
+        ("nothing", a.null()), ("bytes", a.add(b"\x00\x01\x02")), ("big", a.add(2 ** 64 - 1)), ("neg", a.add(-1)),
+    ]
+    return a.error("UAContinuityErrorDomain", -110, a.dictionary(pairs))
+
+
+def underlying_user_info(a):
+    underlying = a.error("NSPOSIXErrorDomain", 61, a.dictionary([("reason", a.add("refused"))]))
+    return a.error("Outer", 7, a.dictionary([("NSUnderlyingError", underlying), ("NSLocalizedDescription", a.add("outer"))]))
+
+
+def hostile_strings(a):
+    text = "a\u202eb\u2028c\x1b[2J\x7f\u0085\u200f"
+    return a.error("Domain\u202e\n", 2 ** 63 - 1, a.dictionary([(text, a.add(text)), ("e\u0301", a.add("\u00e9"))]))
+
+
+def cyclic_user_info(a):
+    loop = a.array([])
+    a.objects[loop.data]["NS.objects"].append(loop)
+    return a.error("Cycle", 1, a.dictionary([("loop", loop), ("fine", a.add("yes"))]))
+
+
+def shared_strings(a):
+    word = a.add("repeated " * 8)
+    row = a.array([word] * 12)
+    return a.error("Shared", 3, a.dictionary([("k%d" % n, row) for n in range(12)]))
+
+
+golden_error = (golden / "container" / "valid" / "error-packet.container").read_bytes()[8:]
+write("error-packet", 0, golden_error, "golden-uacontinuity")
+write("error-packet", 3, golden_error, "golden-uacontinuity-minimal-limits")
+write("error-packet", 0, error_archive(lambda a: a.error("Bare", 0)), "no-user-info")
+write("error-packet", 0, error_archive(values_user_info), "user-info-values-shared-array")
+write("error-packet", 2, error_archive(values_user_info), "user-info-values-tight-limits")
+write("error-packet", 0, error_archive(underlying_user_info), "underlying-error-other-class")
+write("error-packet", 0, error_archive(hostile_strings), "hostile-strings")
+write("error-packet", 0, error_archive(cyclic_user_info), "cyclic-user-info")
+write("error-packet", 0, error_archive(shared_strings), "shared-rows")
+write("error-packet", 0, error_archive(lambda a: a.error("Sub", 4, None, ("MyError", "NSError", "NSObject"))), "subclass-chain")
+write("error-packet", 0, error_archive(lambda a: a.error("Code", 1.5)), "not-an-error-real-code")
+for levels in (12, 22, 40):
+    write("error-packet", 0, doubled_chain(levels), f"doubled-chain-{levels}-levels")
+for path in files("keyed/*/*.bplist")[:6]:
+    write("error-packet", 0, path.read_bytes(), "not-an-error-" + path.stem)
+
+# diff (Specs/fuzzing.md, "error-packet and diff"): documents whose second
+# value the target derives from the first; peers' binary plists, keyed
+# archives (compared as their userInfo, and with bit 2 as property lists),
+# and documents of heavily shared objects (plistlib writes an object used
+# twice once), deep, and of strings no terminal should see raw.
+for path in files("plistlib/*.bplist")[:8] + files("plistutil/*.bplist")[:4] + files("foundation/*.bplist")[:4]:
+    write("diff", 0, path.read_bytes(), path.stem)
+for path in files("keyed/*/*.bplist")[:4]:
+    write("diff", 0, path.read_bytes(), "archive-" + path.stem)
+    write("diff", 4, path.read_bytes(), "archive-as-plist-" + path.stem)
+records = [{"key%d" % n: "value %d" % n} for n in range(40)]
+write("diff", 0, plistlib.dumps({"a": [records] * 30, "b": records}, fmt=plistlib.FMT_BINARY), "shared-records")
+doubled = []
+for _ in range(12):
+    doubled = [doubled, doubled]
+write("diff", 0, plistlib.dumps({"chain": doubled, "n": [1, 2, 3] * 5}, fmt=plistlib.FMT_BINARY), "doubled-chain-12")
+deep = "leaf"
+for level in range(200):
+    deep = [deep] if level % 2 else {"d": deep}
+write("diff", 0, plistlib.dumps(deep, fmt=plistlib.FMT_BINARY), "deep-200")
+permuted = list(range(50)) + ["x", "y", 2.5, True, b"\x00", "x"]
+write("diff", 0, plistlib.dumps({"list": permuted, "rev": permuted[::-1]}, fmt=plistlib.FMT_BINARY), "permuted-arrays")
+unreadable = "a\u2028b\u2029c\u202ed\x1b[31m\x7f\u0085\u061c"
+write("diff", 0, plistlib.dumps({unreadable: unreadable, "\u00e9": [unreadable], "nested": {"e\u0301": 1}},
+                                fmt=plistlib.FMT_BINARY), "unreadable-strings")
+write("diff", 2, plistlib.dumps({"a": [1, 2, {"b": [3.5, False]}]}, fmt=plistlib.FMT_BINARY), "small-tight-limits")
+
 for target in ("binary-decode", "xml-decode", "keyed-decode", "payload-decode", "typed-json-read", "differential-foundation",
-               "mp-decode", "container-decode", "openstep-read", "differential-libplist"):
-    print(target, len(list((root / "Corpus" / target).iterdir())))
+               "mp-decode", "container-decode", "openstep-read", "differential-libplist", "error-packet", "diff"):
+    if not only or target in only:
+        print(target, len(list((root / "Corpus" / target).iterdir())))

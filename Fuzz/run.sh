@@ -17,7 +17,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
-targets="binary-decode xml-decode keyed-decode payload-decode typed-json-read differential-foundation mp-decode container-decode openstep-read differential-libplist"
+targets="binary-decode xml-decode keyed-decode payload-decode typed-json-read differential-foundation mp-decode container-decode openstep-read differential-libplist error-packet diff"
 
 executable_of() {  # binary-decode → FuzzBinaryDecode, typed-json-read → FuzzTypedJSONRead, …
   echo "Fuzz$(echo "$1" | sed -e 's/xml/XML/; s/json/JSON/; s/^mp/MP/; s/openstep/openStep/' | awk -F- '{ for (i = 1; i <= NF; i++) printf "%s", toupper(substr($i, 1, 1)) substr($i, 2) }')"

@@ -20,6 +20,8 @@ import PropertyListOpenStep
     case mpDecode = "mp-decode"
     case containerDecode = "container-decode"
     case openStepRead = "openstep-read"
+    case errorPacket = "error-packet"
+    case diff = "diff"
 }
 
 /// A broken round trip: a value that decoded but did not survive re-encoding.
@@ -97,6 +99,11 @@ func typedJSON(_ value: UserInfoValue, pretty: Bool = false, _ entryPoint: FuzzE
             try WireOutputOracle(entryPoint: entryPoint).check([UInt8](document), expandedSize: size)
         case .containerDecode:
             try ContainerRoundTrip(limits: limits).check(document)
+        case .errorPacket:
+            // A keyed archive, framed as an error packet (Specs/fuzzing.md, "error-packet and diff").
+            try ErrorPacketOracle(limits: limits).check([UInt8](document))
+        case .diff:
+            try DiffComparisonOracle(limits: limits).check(document, options: options)
         case .openStepRead:
             // An OpenStep text that reads must survive every format that can carry it.
             guard let value = try? OpenStepReader(limits: limits).read(document) else { return }

@@ -42,9 +42,13 @@ public struct ArchivedError: Sendable, Hashable {
               case .object(_, let classes, let fields) = graph.objects[root], classes.contains("NSError") else {
             throw UserInfoError(.notAnError, "the archive's root is not an NSError")
         }
-        // notAnError: NSDomain names a string, NSCode is an integer.
+        // notAnError: NSDomain names a string, NSCode is an integer. The object
+        // is looked at, not resolved: a domain that names a container is no
+        // string, whatever it would expand to (found by the error-packet fuzz
+        // target: a domain naming a chain of doubled arrays was refused for
+        // the budget, expansionLimitExceeded, instead of as no NSError).
         guard case .uid(let domainReference)? = fields["NSDomain"], Int(domainReference) < graph.objects.count,
-              case .string(let domain)? = try graph.userInfoValue(at: Int(domainReference), maxExpandedBytes: budget) else {
+              let domain = Self.string(graph.objects[Int(domainReference)]) else {
             throw UserInfoError(.notAnError, "the NSError's NSDomain is not a reference to a string")
         }
         guard case .integer(let code)? = fields["NSCode"] else {
@@ -60,6 +64,15 @@ public struct ArchivedError: Sendable, Hashable {
             } else {
                 userInfoHasOtherClasses = true
             }
+        }
+    }
+
+    /// The string an object of the graph is (an `NSString` or an inline
+    /// string), or nil.
+    private static func string(_ node: KeyedArchiveGraph.Node) -> String? {
+        switch node {
+        case .string(let string), .value(.string(let string)): return string
+        default: return nil
         }
     }
 }

@@ -74,4 +74,21 @@ struct ArchivedErrorTests {
         let subclass = archive([["$class": .uid(3), "NSCode": 1, "NSDomain": .uid(2)], "D", classEntry("MyError", ["MyError", "NSError", "NSObject"])])
         #expect(try ArchivedError(reading: try Self.bytes(subclass)).domain == "D")
     }
+
+    @Test("notAnError: a domain naming a chain of doubled arrays is no string, not a value past the budget (found by the error-packet fuzz target)")
+    func domainNamingAnExpandingChain() throws {
+        // Object 1: the error, its domain object 3; 2: its class; 3…3+levels: arrays each holding the next twice.
+        let levels = 40
+        var objects: [PropertyListValue] = [["$class": .uid(2), "NSCode": 1, "NSDomain": .uid(3)], classEntry("NSError")]
+        let arrayClass = UInt32(4 + levels)
+        for level in 0..<levels {
+            let next = PropertyListValue.uid(UInt32(4 + level))
+            objects.append(["$class": .uid(arrayClass), "NS.objects": [next, next]])
+        }
+        objects.append(["$class": .uid(arrayClass), "NS.objects": []])
+        objects.append(classEntry("NSArray"))
+        let data = try Self.bytes(archive(objects))
+        // 2^40 leaves behind the domain: refused as no NSError, at once (was expansionLimitExceeded).
+        #expect(throws: UserInfoError(.notAnError, "")) { try ArchivedError(reading: data) }
+    }
 }

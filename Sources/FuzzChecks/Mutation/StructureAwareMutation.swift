@@ -12,7 +12,7 @@
 /// them (`MutationTests`); the fuzz targets hand them libFuzzer's
 /// `LLVMFuzzerMutate` as ``ByteMutation``.
 @_spi(Fuzzing) public enum StructureAwareMutation: String, Sendable, CaseIterable {
-    /// A bplist's objects, references, top object (binary-decode, keyed-decode).
+    /// A bplist's objects, references, top object (binary-decode, keyed-decode, error-packet, diff).
     case binaryPlist = "binary-plist"
     /// MP values by their markers (mp-decode).
     case mp
@@ -31,7 +31,7 @@
     /// has libFuzzer's mutations and its JSON dictionary only.
     @_spi(Fuzzing) public init?(entryPoint: FuzzEntryPoint) {
         switch entryPoint {
-        case .binaryDecode, .keyedDecode: self = .binaryPlist
+        case .binaryDecode, .keyedDecode, .errorPacket, .diff: self = .binaryPlist
         case .mpDecode: self = .mp
         case .containerDecode, .payloadDecode: self = .container
         case .xmlDecode: self = .xml
