@@ -36,7 +36,7 @@ struct ErrorPacketOracle {
     /// The container of an error packet holding `archive` (Specs/activity-container.md).
     static func packet(_ archive: [UInt8]) -> [UInt8] {
         let word = UInt32(archive.count) | 0x0100_0000
-        return [0x0F, 0, 0, 0] + withUnsafeBytes(of: word.littleEndian, Array.init) + archive
+        return [0x0F, 0, 0, 0] + (0..<4).map { UInt8(truncatingIfNeeded: word >> (8 * $0)) } + archive
     }
 
     func check(_ archive: [UInt8]) throws(FuzzFinding) {

@@ -73,7 +73,7 @@ struct BoundedWalkTests {
     /// An activity container holding `archive` as its error packet (Specs/activity-container.md).
     static func errorPacket(_ archive: Data) -> [UInt8] {
         let word = UInt32(archive.count) | 0x0100_0000
-        return [0x0F, 0, 0, 0] + withUnsafeBytes(of: word.littleEndian, Array.init) + Array(archive)
+        return [0x0F, 0, 0, 0] + (0..<4).map { UInt8(truncatingIfNeeded: word >> (8 * $0)) } + Array(archive)
     }
 
     /// The user info the archive describes, built directly.
