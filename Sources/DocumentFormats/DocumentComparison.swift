@@ -192,9 +192,9 @@ public struct DocumentDifference: Sendable, Hashable {
     ///
     /// - Throws: ``PropertyListError`` when a value is past the typed-JSON
     ///   writer's limits.
-    public func json(limits: PropertyListLimits = .default) throws(PropertyListError) -> String {
+    public func json(limits: WriterLimits = .default) throws(PropertyListError) -> String {
         var output = CountedOutput(budget: Int.max)
-        try appendJSON(to: &output, writerLimits: WriterLimits(limits))
+        try appendJSON(to: &output, writerLimits: limits)
         return output.text
     }
 
