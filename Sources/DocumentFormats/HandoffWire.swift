@@ -75,6 +75,7 @@ extension Document {
     /// Reads an activity container of at most `maxBytes`, compressed or inflated.
     ///
     /// - Throws: ``ActivityContainerError``, with the codes of Specs/activity-container.md.
+    @inlinable
     public static func activityContainer(_ data: Data, maxBytes: Int) throws(ActivityContainerError) -> ActivityContainer {
         try ActivityContainerReader(maxBytes: maxBytes).read(data)
     }
@@ -82,6 +83,7 @@ extension Document {
     /// Reads an activity container of at most `maxBytes`, and where each part lay.
     ///
     /// - Throws: ``ActivityContainerError``.
+    @inlinable
     public static func inspectActivityContainer(_ data: Data, maxBytes: Int) throws(ActivityContainerError)
         -> (container: ActivityContainer, details: ActivityContainerDetails) {
         try ActivityContainerReader(maxBytes: maxBytes).inspect(data)
@@ -91,6 +93,7 @@ extension Document {
     /// when `compressed`, else never.
     ///
     /// - Throws: ``ActivityContainerError``.
+    @inlinable
     public static func write(_ container: ActivityContainer, compressed: Bool) throws(ActivityContainerError) -> Data {
         try ActivityContainerWriter(compression: compressed ? .apple : .never).write(container)
     }

@@ -19,25 +19,43 @@ extension UserInfoWireForm {
         MPUserInfoEncoder(encoder: encoder, limits: limits).directBytes(state, translatingURLs: translate, appending: entries)
     }
 
-    /// The state that MP userInfo `bytes` hold, read from MP's tape: the top
-    /// map's value under `key` (nil when absent) first passed to `accepts`,
-    /// then every URL replaced by `translate`'s, in the order the tree's
-    /// `URLTranslator` visits them. Nil where the direct path hands over: bytes
-    /// that are no MP or that the tape does not take, `accepts` false, a URL
-    /// `translate` refuses.
-    ///
-    /// - Throws: `DecodingError` for a userInfo that does not decode as `State`.
-    package static func directMPState<State: Decodable>(_ type: State.Type, from bytes: Data, limits: PropertyListLimits,
-                                                        options: UserInfoDecoder, checkingEntry key: String?,
-                                                        _ accepts: (UserInfoValue?) -> Bool,
-                                                        translatingURLs translate: (UserInfoURL) -> UserInfoURL?) throws -> State? {
-        guard DocumentFormat.detect(bytes) == .mpUserInfo, var tape = MPTape([UInt8](bytes), limits: limits) else { return nil }
-        if let key, !accepts(tape.topValue(forKey: key)) { return nil }
+    /// MP userInfo `bytes` on MP's tape, ready for the payload's changes and
+    /// the state's decoding; nil where the direct path hands over: bytes that
+    /// are no MP, or that the tape does not take.
+    package static func directMPTape(_ bytes: Data, limits: PropertyListLimits) -> DirectMPUserInfo? {
+        guard DocumentFormat.detect(bytes) == .mpUserInfo, let tape = MPTape([UInt8](bytes), limits: limits) else { return nil }
+        return DirectMPUserInfo(tape: tape)
+    }
+}
+
+/// An MP userInfo on MP's tape (``UserInfoWireForm/directMPTape(_:limits:)``):
+/// the payload reads its version entry and translates its URLs there, then
+/// decodes its state from it.
+package struct DirectMPUserInfo {
+    var tape: MPTape
+
+    /// The top map's value under `key`, nil when absent.
+    package func topValue(forKey key: String) -> UserInfoValue? {
+        tape.topValue(forKey: key)
+    }
+
+    /// Replaces every URL by `translate`'s, in the order the tree's
+    /// `URLTranslator` visits them; false, where the direct path hands over,
+    /// for a URL `translate` refuses (nil).
+    package mutating func translateURLs(_ translate: (UserInfoURL) -> UserInfoURL?) -> Bool {
         for index in 0..<tape.urlCount {
             let url = tape.url(index)
-            guard let translated = translate(url) else { return nil }
+            guard let translated = translate(url) else { return false }
             if translated != url { tape.replaceURL(index, with: translated) }
         }
-        return try MPUserInfoDecoder(limits: limits, options: options).decode(type, from: tape)
+        return true
+    }
+
+    /// The state the userInfo holds, decoded within `limits` (those the tape
+    /// was made with) with `options`.
+    ///
+    /// - Throws: `DecodingError` for a userInfo that does not decode as `State`.
+    package func decode<State: Decodable>(_ type: State.Type, limits: PropertyListLimits, options: UserInfoDecoder) throws -> State {
+        try MPUserInfoDecoder(limits: limits, options: options).decode(type, from: tape)
     }
 }

@@ -76,7 +76,7 @@ extension PayloadCodec {
     /// from: .dictionary(payload.userInfo))`, the same state or the same error.
     ///
     /// An MP userInfo is read straight into the state (`MPUserInfoDecoder`'s
-    /// tape, through the format layer's `UserInfoWireForm.directMPState`), with
+    /// tape, through the format layer's `UserInfoWireForm.directMPTape`), with
     /// the version checked and the URLs translated on the tape;
     /// anything else takes the tree path (`directPayloadHandOver`).
     ///
@@ -110,7 +110,7 @@ extension PayloadCodec {
                                                 decoder: UserInfoDecoder) throws -> DecodedState<State>? {
         guard !reportsCostPerKeyPath, (try? validate()) != nil,
               case .activity(let record)? = try? Document.activityContainer(data, maxBytes: limits.maxInputBytes),
-              let userInfoBytes = record.userInfo else { return nil }
+              let userInfoBytes = record.userInfo, var userInfo = UserInfoWireForm.directMPTape(userInfoBytes, limits: limits) else { return nil }
         let activity = ActivityPayload(
             activityType: record.activityType, title: record.title, webpageURL: record.webpageURL.map { UserInfoURL(relative: $0) },
             userInfo: [:], teamID: record.teamID, persistentID: record.persistentID,
@@ -119,22 +119,17 @@ extension PayloadCodec {
         // The version, as `PayloadVersioning.check` reads it from the userInfo:
         // accepted as it is, or handed over (a migration runs on the tree).
         var found: PayloadVersion?
-        let versioning = self.versioning
-        func accepts(_ value: UserInfoValue?) -> Bool {
-            guard let versioning else { return true }
-            let entry: UserInfoDictionary = value.map { [versioning.key: $0] } ?? [:]
+        if let versioning {
+            let entry: UserInfoDictionary = userInfo.topValue(forKey: versioning.key).map { [versioning.key: $0] } ?? [:]
             guard let version = try? versioning.version(of: entry), version.major <= versioning.current.major,
                   version >= versioning.current
-                    || version.major == versioning.current.major && !versioning.migrations.contains(where: { $0.from == version }) else { return false }
+                    || version.major == versioning.current.major && !versioning.migrations.contains(where: { $0.from == version }) else { return nil }
             found = version
-            return true
         }
         // The URLs, translated in the order `URLTranslator.incoming` visits them.
         let translator = URLTranslator(policy: policy), layout = self.layout
-        guard let state = try UserInfoWireForm.directMPState(type, from: userInfoBytes, limits: limits, options: decoder,
-                                                             checkingEntry: versioning?.key, accepts,
-                                                             translatingURLs: { try? translator.incomingURL($0, layout, isBase: false) })
-        else { return nil }
+        guard userInfo.translateURLs({ try? translator.incomingURL($0, layout, isBase: false) }) else { return nil }
+        let state = try userInfo.decode(type, limits: limits, options: decoder)
         return DecodedState(state: state, activity: activity, userInfoForm: .mp, foundVersion: found)
     }
 }
