@@ -5,7 +5,8 @@
 // release and runs it (Specs/architecture.md, "Clients"): a module that makes a
 // client's build depend on the machine's headers (libxml2 built with ICU
 // against Foundation's own ICU) fails here first. Like the main package, it
-// declares no platform: Linux is what builds and is tested (README.md, "Platforms").
+// declares no platform: Linux is what builds and is tested (README.md says so
+// under its first commands).
 import PackageDescription
 
 let package = Package(

@@ -94,4 +94,14 @@ struct StackPolicyTests {
         #expect(results.1 == value)
         #expect(results.2 == Self.deepPlist)
     }
+
+    @Test("OpenStep text and plain JSON, through the format layer's read(document:)")
+    func textFormats() throws {
+        let openStep = Array((String(repeating: "(", count: Self.depth) + "core" + String(repeating: ")", count: Self.depth)).utf8)
+        let json = Array((String(repeating: "[", count: Self.depth) + "\"core\"" + String(repeating: "]", count: Self.depth)).utf8)
+        let results = Self.onSmallStack { () -> [PropertyListValue?] in
+            [openStep, json].map { try? Document.read(document: $0, limits: Self.limits).value }
+        }
+        #expect(results == [Self.deepPlist, Self.deepPlist])
+    }
 }

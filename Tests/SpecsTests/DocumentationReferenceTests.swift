@@ -67,6 +67,9 @@ struct DocumentationReferenceTests {
     struct Declarations {
         var names: Set<String> = []
         var signatures: Set<String> = []
+        /// Every way a call may spell a signature: with any of its defaulted
+        /// arguments left out (`read(document:)` for `read(document:limits:)`).
+        var callable: Set<String> = []
         var members: Set<String> = []
         var types: Set<String> = []
 
@@ -154,6 +157,12 @@ struct DocumentationReferenceTests {
                         return String(words.first ?? "_") + ":"
                     }
                     record(name, signature: name + "(" + labels.joined() + ")")
+                    // A default value follows the type: `limits: PropertyListLimits = .default`.
+                    let defaulted = parameters.indices.filter { parameters[$0].contains(" = ") }
+                    for omitted in 0..<(1 << min(defaulted.count, 8)) {
+                        let left = Set(defaulted.enumerated().filter { omitted & (1 << $0.offset) != 0 }.map(\.element))
+                        callable.insert(name + "(" + labels.indices.filter { !left.contains($0) }.map { labels[$0] }.joined() + ")")
+                    }
                     index = i
                 case "var", "let", "case":
                     // `case a, b`, `let (x, y)` and the rest: every name up to the end of the declaration's first clause.
@@ -215,9 +224,9 @@ struct DocumentationReferenceTests {
         return out
     }
 
-    static func declarations() throws -> Declarations {
+    static func declarations(under folders: [String] = ["Sources"]) throws -> Declarations {
         var declarations = Declarations()
-        for file in Files.files(under: "Sources", suffix: ".swift") {
+        for file in folders.flatMap({ Files.files(under: $0, suffix: ".swift") }) {
             declarations.scan(code(try Files.text(file)))
         }
         return declarations
@@ -237,6 +246,7 @@ struct DocumentationReferenceTests {
         enum Code { case a, b(Int), c }
         """))
         #expect(declarations.signatures == ["read(document:limits:)", "init(_:b:d:)", "pair(_:_:)", "subscript(key:)"])
+        #expect(declarations.callable == ["read(document:limits:)", "read(document:)", "init(_:b:d:)", "init(_:d:)", "pair(_:_:)", "subscript(key:)"])
         #expect(declarations.members.isSuperset(of: ["Document.read(document:limits:)", "Document.Reading", "Reading.format", "Reading.init(_:b:d:)",
                                                      "Reading.subscript(key:)", "Code.a", "Code.b", "Code.c"]))
         #expect(!declarations.members.contains("Document.format") && declarations.types == ["Document", "Reading", "Code"])
@@ -278,5 +288,22 @@ struct DocumentationReferenceTests {
             }
         }
         #expect(checked > 100, "the scan found the links")
+    }
+
+    @Test("every signature a page or a comment names in backquotes (`Type.name(label:_:)`) is declared in Sources/ or Tests/ with those argument labels (defaulted ones may be left out)")
+    func namedSignaturesExist() throws {
+        let declarations = try Self.declarations(under: ["Sources", "Tests"])
+        // Foundation's and the peers' own, which the pages name beside ours.
+        let external: Set<String> = ["jsonObject(with:)", "propertyList(from:options:format:)", "loads(_:)", "dumps(_:)", "init(from:)",
+                                     "encode(to:)", "unarchivedObject(ofClass:from:)", "archivedData(withRootObject:requiringSecureCoding:)"]
+        var checked = 0
+        for document in Self.documents() where document != "CHANGELOG.md" {
+            for signature in Set(try Self.matches(#"`(?:[A-Za-z]\w*\.)*([a-z]\w*\((?:(?:\w+|_):)+\))`"#, in: try Files.text(document))) {
+                checked += 1
+                #expect(declarations.callable.contains(signature) || external.contains(signature),
+                        "\(document) names `\(signature)`: nothing in Sources declares it with these argument labels")
+            }
+        }
+        #expect(checked > 50, "the scan found the signatures (\(checked))")
     }
 }
