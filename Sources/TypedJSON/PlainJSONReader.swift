@@ -35,78 +35,31 @@ public struct PlainJSONReader: Sendable {
         return try Self.value(of: node)
     }
 
-    /// A container being converted: one per level of an explicit stack, so
-    /// that no depth a caller allows can overflow the thread's stack
-    /// (Specs/architecture.md, "One stack policy").
-    private struct Frame {
-        /// An object's keys; nil for an array.
-        let keys: [String]?
-        let children: [StrictJSON.Node]
-        var values: [PropertyListValue] = []
-
-        init(keys: [String]?, children: [StrictJSON.Node]) {
-            (self.keys, self.children) = (keys, children)
-            values.reserveCapacity(children.count)
-        }
-
-        /// The key path component of the member being converted.
-        var component: PropertyListKeyPath.Component {
-            keys.map { .key($0[values.count]) } ?? .index(values.count)
-        }
-
-        /// The container, once every member is converted.
-        var value: PropertyListValue {
-            guard let keys else { return .array(values) }
-            var dictionary = PropertyListDictionary(minimumCapacity: keys.count)
-            for (key, value) in zip(keys, values) { dictionary[key] = value }
-            return .dictionary(dictionary)
-        }
-    }
-
-    /// The value of a parsed node, members in order, with an explicit stack;
-    /// an error gets the key path of the frames it leaves.
-    private static func value(of root: StrictJSON.Node) throws(PropertyListError) -> PropertyListValue {
-        var stack: [Frame] = []
-        var next = root
-        while true {
-            var value: PropertyListValue
-            switch next {
-            case .object(let members, _) where !members.isEmpty:
-                stack.append(Frame(keys: members.map(\.key), children: members.map(\.value)))
-                next = members[0].value
-                continue
-            case .array(let elements, _) where !elements.isEmpty:
-                stack.append(Frame(keys: nil, children: elements))
-                next = elements[0]
-                continue
-            default:
-                do {
-                    value = try scalar(next)
-                } catch {
-                    var located = error
-                    for frame in stack.reversed() { located = located.inside(frame.component) }
-                    throw located
-                }
-            }
-            // Deliver the value to its container; a container complete is delivered in turn.
-            while let last = stack.indices.last {
-                stack[last].values.append(value)
-                if stack[last].values.count < stack[last].children.count { break }
-                value = stack.removeLast().value
-            }
-            guard let last = stack.indices.last else { return value }
-            next = stack[last].children[stack[last].values.count]
-        }
-    }
-
-    /// The value of a node that holds no members: a scalar, or an empty object or array.
-    private static func scalar(_ node: StrictJSON.Node) throws(PropertyListError) -> PropertyListValue {
+    /// The value of a parsed node (recursion bounded by the parser's maxDepth).
+    private static func value(of node: StrictJSON.Node) throws(PropertyListError) -> PropertyListValue {
         let at = ErrorLocation.lineColumn(line: node.position.line, column: node.position.column)
         switch node {
-        case .object:
-            return .dictionary(PropertyListDictionary(minimumCapacity: 0))
-        case .array:
-            return .array([])
+        case .object(let members, _):
+            var dictionary = PropertyListDictionary(minimumCapacity: members.count)
+            for (key, member) in members {
+                do {
+                    dictionary[key] = try value(of: member)
+                } catch {
+                    throw error.inside(.key(key))
+                }
+            }
+            return .dictionary(dictionary)
+        case .array(let elements, _):
+            var values: [PropertyListValue] = []
+            values.reserveCapacity(elements.count)
+            for (position, element) in elements.enumerated() {
+                do {
+                    values.append(try value(of: element))
+                } catch {
+                    throw error.inside(.index(position))
+                }
+            }
+            return .array(values)
         case .string(let string, _):
             return .string(string)
         case .bool(let flag, _):
