@@ -15,7 +15,7 @@
 //   ActivityContainer → PropertyList  Apple's activity container (bzip2 through CBZip2)
 //   DocumentFormats → all of the above: detect a format, read and write it
 //   Handoff → DocumentFormats         activity payloads: container, URLs, versions, budgets
-//   plistkit → Handoff                the command line tool
+//   plistkit → Handoff                the command line tool (BuildInfo: its commit)
 // FuzzChecks holds the round-trip oracles of the fuzz package in Fuzz/.
 import PackageDescription
 
@@ -140,7 +140,14 @@ let package = Package(
                 "Handoff",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            swiftSettings: strictSettings
+            swiftSettings: strictSettings,
+            plugins: ["BuildInfo"]
+        ),
+        // The commit `plistkit --version` names, written before each build
+        // (asks git; says so when the sources are not a git checkout).
+        .plugin(
+            name: "BuildInfo",
+            capability: .buildTool()
         ),
         .executableTarget(
             name: "plistkit-bench",
