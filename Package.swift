@@ -15,7 +15,7 @@
 //   ActivityContainer     Apple's activity container (bzip2 through CBZip2)
 //   DocumentFormats       the format layer: detects, reads and writes every format
 //   Handoff               activity payloads: container, URLs, versions, budgets
-//   plistkit              the command line tool
+//   plistkit              the command line tool (the BuildInfo plugin: its commit)
 // FuzzChecks holds the round-trip oracles of the fuzz package in Fuzz/ and of
 // the regression tests; it is no product (Fuzz/Package.swift builds the same
 // folder as its own target).
@@ -139,7 +139,14 @@ let package = Package(
                 "Handoff",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            swiftSettings: strictSettings
+            swiftSettings: strictSettings,
+            plugins: ["BuildInfo"]
+        ),
+        // The commit `plistkit --version` names, written before each build
+        // (asks git; says so when the sources are not a git checkout).
+        .plugin(
+            name: "BuildInfo",
+            capability: .buildTool()
         ),
         .executableTarget(
             name: "plistkit-bench",

@@ -15,7 +15,7 @@ enum XMLInput {
     /// byte-order mark is transcoded, anything else must be valid UTF-8.
     static func utf8(_ bytes: [UInt8]) throws(PropertyListError) -> [UInt8] {
         var utf8: [UInt8]
-        var declaredAllowed: Set<String> = ["utf-8", "utf8"]
+        var declaredAllowed = ["utf-8", "utf8"]  // an array: a Set's first use costs a conformance lookup at start
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
             utf8 = Array(bytes.dropFirst(3))
         } else if bytes.starts(with: [0x00, 0x00, 0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE, 0x00, 0x00]) {

@@ -17,7 +17,7 @@ struct PlistKit: ParsableCommand {
         commandName: "plistkit",
         abstract: "Check, print and convert property lists strictly.",
         discussion: "Input format is detected from the bytes. '-' means standard input or output.",
-        version: "0.1.0",
+        version: Version.text,
         subcommands: [Lint.self, Print.self, Convert.self, Extract.self, TypeOf.self, Insert.self, Replace.self, Remove.self, Create.self,
                       Unarchive.self, Archive.self, Payload.self, Diff.self, Merge.self]
     )
@@ -26,8 +26,12 @@ struct PlistKit: ParsableCommand {
         // A closed pipe makes write() fail with EPIPE, reported like any write failure.
         signal(SIGPIPE, SIG_IGN)
         do {
-            var command = try parseAsRoot()
-            try command.run()
+            if let lint = Lint.plainInvocation(CommandLine.arguments.dropFirst()) {
+                try lint()
+            } else {
+                var command = try parseAsRoot()
+                try command.run()
+            }
         } catch let status as ExitCode {
             // A verb that already reported its failure.
             Glibc.exit(status.rawValue)

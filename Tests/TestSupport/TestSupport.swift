@@ -152,12 +152,14 @@ public struct LaunchResult: Sendable {
     public var stderr: Data
 }
 
-/// Runs a program; standard output goes to `stdout` when given (a device, a
-/// closed pipe), else it is captured.
-public func launch(_ executable: String, _ arguments: [String], stdin: Data? = nil, stdout: FileHandle? = nil) throws -> LaunchResult {
+/// Runs a program (in `directory` when given); standard output goes to
+/// `stdout` when given (a device, a closed pipe), else it is captured.
+public func launch(_ executable: String, _ arguments: [String], stdin: Data? = nil, stdout: FileHandle? = nil,
+                   in directory: URL? = nil) throws -> LaunchResult {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
+    if let directory { process.currentDirectoryURL = directory }
     let out = Pipe(), err = Pipe(), input = Pipe()
     process.standardOutput = stdout ?? out
     process.standardError = err

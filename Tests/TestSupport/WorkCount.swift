@@ -53,10 +53,30 @@ public enum WorkCount {
     }
 
     /// What `plistkit` executes to start and answer for a tiny valid file: the
-    /// floor the bounds below are counted above.
+    /// floor the bounds below are counted above. A plain `lint FILE` skips the
+    /// argument parser (Specs/plistkit.md, "Start-up"); for other arguments,
+    /// ``startup(for:)``.
     public static let startup: Int = {
-        (try? plistkit(["lint", "{}"], input: Array("<plist><true/></plist>".utf8)).count) ?? 0
+        (try? plistkit(["lint", "{}"], input: tinyInput).count) ?? 0
     }()
+
+    /// What `plistkit arguments…` executes to start and answer with a tiny
+    /// valid property list for each `{}`: the floor of a bound on those
+    /// arguments, whose parsing costs what the verb's options make it cost
+    /// (in a debug build, several times the rest of a tiny file's run).
+    /// Counted once per argument list.
+    public static func startup(for arguments: [String]) -> Int {
+        startupLock.lock()
+        defer { startupLock.unlock() }
+        if let known = startups[arguments] { return known }
+        let count = (try? plistkit(arguments, input: tinyInput).count) ?? 0
+        startups[arguments] = count
+        return count
+    }
+
+    private static let tinyInput = Array("<plist><true/></plist>".utf8)
+    private static let startupLock = NSLock()
+    nonisolated(unsafe) private static var startups: [[String]: Int] = [:]
 
     public struct CountFailure: Error, CustomStringConvertible {
         public let message: String
