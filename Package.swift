@@ -3,20 +3,22 @@
 // ActivityCodec: strict, fast codecs for Handoff activity payloads
 // (binary and XML property lists, NSKeyedArchiver archives of userInfo values).
 //
-// Modules, each depending only on the ones it names (Specs/architecture.md
-// draws this graph):
-//   PropertyList                      values, limits, errors, binary codec
-//   PropertyListXML → PropertyList    XML codec (libxml2, through CLibXML2Bridge)
-//   PropertyListOpenStep → PropertyList  OpenStep text and .strings reader
-//   UserInfo → PropertyList           the ten-type userInfo model, Codable
-//   TypedJSON → UserInfo              strict JSON, typed JSON, plain JSON
-//   KeyedArchive → UserInfo           NSKeyedArchiver archives, profiles
-//   MPUserInfo → UserInfo             Apple's "MP" MessagePack userInfo
-//   ActivityContainer → PropertyList  Apple's activity container (bzip2 through CBZip2)
-//   DocumentFormats → all of the above: detect a format, read and write it
-//   Handoff → DocumentFormats         activity payloads: container, URLs, versions, budgets
-//   plistkit → Handoff                the command line tool (BuildInfo: its commit)
-// FuzzChecks holds the round-trip oracles of the fuzz package in Fuzz/.
+// One module per layer (Specs/architecture.md draws the graph, and
+// ArchitectureTests checks its table against the targets below):
+//   PropertyList          values, limits, errors, the binary codec, the byte kit, strict JSON
+//   PropertyListXML       the XML codec (libxml2, through CLibXML2Bridge)
+//   PropertyListOpenStep  OpenStep text, .strings files and Xcode projects
+//   UserInfo              the ten-type userInfo model, Codable
+//   TypedJSON             typed JSON, plain JSON
+//   KeyedArchive          NSKeyedArchiver archives, profiles
+//   MPUserInfo            Apple's "MP" MessagePack userInfo
+//   ActivityContainer     Apple's activity container (bzip2 through CBZip2)
+//   DocumentFormats       the format layer: detects, reads and writes every format
+//   Handoff               activity payloads: container, URLs, versions, budgets
+//   plistkit              the command line tool (the BuildInfo plugin: its commit)
+// FuzzChecks holds the round-trip oracles of the fuzz package in Fuzz/ and of
+// the regression tests; it is no product (Fuzz/Package.swift builds the same
+// folder as its own target).
 import PackageDescription
 
 let strictSettings: [SwiftSetting] = [
@@ -41,10 +43,6 @@ let package = Package(
         .library(name: "DocumentFormats", targets: ["DocumentFormats"]),
         .library(name: "Handoff", targets: ["Handoff"]),
         .executable(name: "plistkit", targets: ["plistkit"]),
-        // The round-trip oracles of the fuzz targets, for the sibling package
-        // in Fuzz/ (SwiftPM lets another package use a target only through a
-        // product). Not API: everything in it is SPI (`@_spi(Fuzzing)`).
-        .library(name: "FuzzChecks", targets: ["FuzzChecks"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -122,7 +120,8 @@ let package = Package(
         ),
         .target(
             name: "Handoff",
-            dependencies: ["PropertyList", "UserInfo", "KeyedArchive", "MPUserInfo", "ActivityContainer", "DocumentFormats"],
+            // The value models, the container's types, and the format layer for every byte read or written.
+            dependencies: ["PropertyList", "UserInfo", "ActivityContainer", "DocumentFormats"],
             swiftSettings: strictSettings
         ),
         .target(

@@ -5,15 +5,45 @@
 // (it adds -sanitize=fuzzer,address); see Fuzz/README.md.
 import PackageDescription
 
-func fuzzTarget(_ name: String, _ dependencies: [Target.Dependency] = [.product(name: "FuzzChecks", package: "ActivityCodec")]) -> Target {
+func fuzzTarget(_ name: String, _ dependencies: [Target.Dependency] = ["FuzzChecks"]) -> Target {
     .executableTarget(name: name, dependencies: dependencies + ["FuzzDriver"], path: "Sources/\(name)")
 }
+
+/// The round-trip oracles (Sources/FuzzChecks of the main package, which has
+/// it as a target of its regression tests but offers no product of it): the
+/// same folder through a symbolic link, `Sources/FuzzChecks`. The oracles
+/// call the library's `package` declarations, which only a module of the same
+/// package name sees: SwiftPM names a package after its folder, lowercased, as
+/// a C identifier (`activitycodec` in OSS-Fuzz's `$SRC/activitycodec`), so
+/// this target takes that name instead of its own. A name that does not match
+/// fails the build, naming the declarations it cannot see.
+let mainPackageName: String = {
+    let folder = Context.packageDirectory.split(separator: "/").dropLast().last.map { $0.lowercased() } ?? ""
+    let name = String(folder.map { $0.isASCII && ($0.isLetter || $0.isNumber) ? $0 : "_" })
+    return name.first?.isNumber == true ? "_" + name : name
+}()
+
+let fuzzChecks: Target = .target(
+    name: "FuzzChecks",
+    dependencies: ["PropertyList", "PropertyListXML", "PropertyListOpenStep", "UserInfo", "TypedJSON", "KeyedArchive",
+                   "MPUserInfo", "ActivityContainer", "DocumentFormats", "Handoff"].map { .product(name: $0, package: "ActivityCodec") },
+    path: "Sources/FuzzChecks",
+    packageAccess: false,
+    swiftSettings: [
+        .enableUpcomingFeature("ExistentialAny"),
+        .enableUpcomingFeature("InternalImportsByDefault"),
+        .enableUpcomingFeature("MemberImportVisibility"),
+        .enableExperimentalFeature("Lifetimes"),
+        .unsafeFlags(["-package-name", mainPackageName]),
+    ]
+)
 
 let package = Package(
     name: "ActivityCodecFuzz",
     dependencies: [.package(name: "ActivityCodec", path: "..")],
     targets: [
-        .target(name: "FuzzDriver", dependencies: [.product(name: "FuzzChecks", package: "ActivityCodec")]),
+        fuzzChecks,
+        .target(name: "FuzzDriver", dependencies: ["FuzzChecks"]),
         fuzzTarget("FuzzBinaryDecode"),
         fuzzTarget("FuzzXMLDecode"),
         fuzzTarget("FuzzKeyedDecode"),

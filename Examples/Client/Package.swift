@@ -4,12 +4,13 @@
 // together with every public module and calls each. CI builds it in debug and
 // release and runs it (Specs/architecture.md, "Clients"): a module that makes a
 // client's build depend on the machine's headers (libxml2 built with ICU
-// against Foundation's own ICU) fails here first.
+// against Foundation's own ICU) fails here first. Like the main package, it
+// declares no platform: Linux is what builds and is tested (README.md says so
+// under its first commands).
 import PackageDescription
 
 let package = Package(
     name: "Client",
-    platforms: [.macOS(.v15)],
     dependencies: [
         .package(name: "ActivityCodec", path: "../.."),
     ],

@@ -15,18 +15,21 @@ import UserInfo
 /// let xml = try Document.write(plist, as: .xml)
 /// ```
 public enum Document {
-    /// Reads a property list in whichever format the bytes are in.
+    /// Reads a binary or an XML property list, whichever the bytes are
+    /// (``DocumentFormat/Candidates/signatures``), as the payload layer needs.
     ///
     /// - Throws: ``PropertyListError``; ``ErrorCode/unknownFormat`` when the
-    ///   bytes are in no format this package reads.
+    ///   bytes are neither.
     public static func read(any bytes: [UInt8], limits: PropertyListLimits = .default) throws(PropertyListError) -> PropertyListValue {
-        try read(bytes, as: try format(of: bytes), limits: limits)
+        try read(bytes, as: try binaryOrXML(bytes), limits: limits)
     }
 
-    /// Reads a property list in whichever format the bytes are in.
+    /// Reads a binary or an XML property list, whichever the bytes are.
+    ///
+    /// - Throws: ``PropertyListError``; ``ErrorCode/unknownFormat`` when the
+    ///   bytes are neither.
     public static func read(any data: Data, limits: PropertyListLimits = .default) throws(PropertyListError) -> PropertyListValue {
-        // format(of:) passes binary and XML only.
-        if try format(of: data) == .binary { return try BinaryPropertyListReader(limits: limits).read(data) }
+        if try binaryOrXML(data) == .binary { return try BinaryPropertyListReader(limits: limits).read(data) }
         return try XMLPropertyListReader(limits: limits).read(data)
     }
 
@@ -59,8 +62,8 @@ public enum Document {
                           at: .byteOffset(0))
     }
 
-    /// Writes a property list in `format`, within `limits.maxDepth` and
-    /// `limits.maxExpandedBytes` (the other limits bound readers only), with
+    /// Writes a property list in `format`, within `limits` (nothing deeper and
+    /// nothing larger, expanded, than a reader with the same limits reads), with
     /// dictionary keys in `keyOrder` (binary, XML and plain JSON; typed JSON
     /// is always sorted), plain JSON `readable` (`plutil -r`) or compact, and XML
     /// `compact` (no indentation or line breaks in the body) or in Apple's layout,
@@ -76,28 +79,28 @@ public enum Document {
     /// "Editing a `.strings` file"); an Xcode project keeps the comments Xcode
     /// writes in more than one way as the original recorded them.
     public static func writeBytes(_ value: PropertyListValue, as format: DocumentFormat,
-                                  limits: PropertyListLimits = .default, keyOrder: KeyOrder = .sorted,
+                                  limits: WriterLimits = .default, keyOrder: KeyOrder = .sorted,
                                   readable: Bool = false, compact: Bool = false,
                                   projectName: String = "", textEncoding: TextEncoding = .utf8,
                                   over original: Reading? = nil) throws(PropertyListError) -> [UInt8] {
         switch format {
         case .binary:
-            var writer = BinaryPropertyListWriter(limits: WriterLimits(limits))
+            var writer = BinaryPropertyListWriter(limits: limits)
             writer.keyOrder = keyOrder
             return try writer.writeBytes(value)
         case .xml:
-            var writer = XMLPropertyListWriter(limits: WriterLimits(limits))
+            var writer = XMLPropertyListWriter(limits: limits)
             (writer.keyOrder, writer.compact) = (keyOrder, compact)
             return try writer.writeBytes(value)
         case .json:
-            var writer = PlainJSONWriter(limits: WriterLimits(limits))
+            var writer = PlainJSONWriter(limits: limits)
             (writer.keyOrder, writer.readable) = (keyOrder, readable)
             return Array(try writer.write(value))
         case .typedJSON:
-            return Array(try TypedJSONWriter(pretty: true, limits: WriterLimits(limits)).write(value)) + [0x0A]
+            return Array(try TypedJSONWriter(pretty: true, limits: limits).write(value)) + [0x0A]
         case .openStep, .strings, .xcodeProject:
             let style: OpenStepWriter.Style = format == .openStep ? .propertyList : format == .strings ? .strings : .xcodeProject
-            var writer = OpenStepWriter(style: style, limits: WriterLimits(limits))
+            var writer = OpenStepWriter(style: style, limits: limits)
             (writer.keyOrder, writer.projectName, writer.encoding) = (keyOrder, projectName, textEncoding)
             writer.recordedComments = original?.recordedComments ?? [:]
             if format == .strings, keyOrder == .insertion, case .dictionary(let dictionary) = value,
@@ -143,19 +146,24 @@ public enum Document {
         given ?? path.flatMap(XcodeProject.name(forPath:)) ?? XcodeProject.recordedName(in: input) ?? ""
     }
 
-    /// Writes a property list in `format` (see ``writeBytes(_:as:limits:)``).
+    /// Writes a property list in `format` (see
+    /// ``writeBytes(_:as:limits:keyOrder:readable:compact:projectName:textEncoding:over:)``,
+    /// with its defaults).
+    ///
+    /// - Throws: ``PropertyListError`` of the format's writer.
     public static func write(_ value: PropertyListValue, as format: DocumentFormat,
-                             limits: PropertyListLimits = .default) throws(PropertyListError) -> Data {
+                             limits: WriterLimits = .default) throws(PropertyListError) -> Data {
         // The binary and XML writers build bytes and wrap them in Data the same way.
         Data(try writeBytes(value, as: format, limits: limits))
     }
 
-    /// The format of `bytes`, or ``ErrorCode/unknownFormat``.
-    private static func format(of bytes: some Collection<UInt8>) throws(PropertyListError) -> DocumentFormat {
-        // Only the two magics this path reads are tried (DocumentFormat.detect tries the wire forms too).
-        if BinaryPropertyListReader.hasMagic(bytes) { return .binary }
-        if XMLPropertyListReader.looksLikeXML(bytes) { return .xml }
+    /// The format of `bytes` among the signatures when it is binary or XML, or ``ErrorCode/unknownFormat``.
+    private static func binaryOrXML(_ bytes: some Collection<UInt8>) throws(PropertyListError) -> DocumentFormat {
+        let format = DocumentFormat.detect(bytes)
         // unknownFormat: neither binary nor XML.
-        throw PropertyListError(.unknownFormat, "not a property list (neither binary nor XML)", at: .byteOffset(0))
+        guard format == .binary || format == .xml else {
+            throw PropertyListError(.unknownFormat, "not a property list (neither binary nor XML)", at: .byteOffset(0))
+        }
+        return format!
     }
 }

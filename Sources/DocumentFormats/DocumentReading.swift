@@ -37,12 +37,13 @@ extension Document {
     /// plain JSON, OpenStep text, `.strings` files and Xcode projects; a text
     /// in UTF-8 with or without a byte-order mark, or in UTF-16 after one.
     ///
-    /// The format is told by the first bytes (`bplist`) or by the first
-    /// character after the byte-order mark and whitespace (``detectText(_:)``);
-    /// a text starting with `{` or `"` is read as OpenStep, then as JSON (as
-    /// plutil tries CoreFoundation's parsers before JSON: `{}` and a quoted
-    /// string, which both read alike, stay OpenStep), and when both refuse it
-    /// the error of the one that read further is reported.
+    /// The format is told by ``DocumentFormat/detect(_:among:after:)`` among
+    /// the property lists: by the first bytes (`bplist`) or by the first
+    /// character after the byte-order mark and whitespace; a text starting
+    /// with `{` or `"` is read as OpenStep, then as JSON (as plutil tries
+    /// CoreFoundation's parsers before JSON: `{}` and a quoted string, which
+    /// both read alike, stay OpenStep), and when both refuse it the error of
+    /// the one that read further is reported.
     ///
     /// - Throws: ``PropertyListError`` of the format's reader;
     ///   ``ErrorCode/unknownFormat`` for bytes no reader takes that start as
@@ -61,83 +62,21 @@ extension Document {
 
     /// ``read(document:limits:)`` without the wire forms' name.
     private static func readPropertyList(document bytes: [UInt8], limits: PropertyListLimits) throws(PropertyListError) -> Reading {
-        switch detectText(bytes) {
+        switch DocumentFormat.detect(bytes, among: .propertyLists) {
         case .binary: return Reading(value: try BinaryPropertyListReader(limits: limits).read(bytes), format: .binary)
         case .xml: return Reading(value: try XMLPropertyListReader(limits: limits).read(bytes), format: .xml)
         case .json: return Reading(value: try readJSON(bytes, limits: limits), format: .json)
-        case .openStep: return try readOpenStep(bytes, limits: limits)
-        case .unknown:
+        case .openStep:
+            let openStepError: PropertyListError
+            do { return try readOpenStep(bytes, limits: limits) } catch { openStepError = error }
+            // JSON after OpenStep (`{`, `"`), as plutil tries CoreFoundation, then JSON: the
+            // texts both read (`{}`, a quoted string) read alike, and stay OpenStep text.
+            guard DocumentFormat.detect(bytes, among: .propertyLists, after: .openStep) == .json else { throw openStepError }
+            do { return Reading(value: try readJSON(bytes, limits: limits), format: .json) } catch { throw further(error, openStepError) }
+        case nil, .typedJSON?, .strings?, .xcodeProject?, .mpUserInfo?, .activityContainer?:
             // unknownFormat: binary data (NUL bytes, no UTF-16 mark) that is no bplist: no text format holds it.
             throw PropertyListError(.unknownFormat, "not a property list: binary data that is not bplist00, and not text (UTF-8, or UTF-16 after a byte-order mark)",
                                     at: .byteOffset(0))
-        case .jsonOrOpenStep:
-            // OpenStep first, as plutil (CoreFoundation, then JSON): the texts both
-            // read (`{}`, a quoted string) read alike, and stay OpenStep text.
-            let openStepError: PropertyListError
-            do { return try readOpenStep(bytes, limits: limits) } catch { openStepError = error }
-            do { return Reading(value: try readJSON(bytes, limits: limits), format: .json) } catch { throw further(error, openStepError) }
-        }
-    }
-
-    /// What the first character of a document says it is (``detectText(_:)``).
-    public enum Detection: Sendable, Hashable {
-        /// `bplist`.
-        case binary
-        /// `<` followed by anything but what OpenStep data and typed values
-        /// start with (`<?xml`, `<!DOCTYPE`, `<plist`); or UTF-16 without a
-        /// byte-order mark, which only XML declares (and the XML reader refuses).
-        case xml
-        /// `[`.
-        case json
-        /// `{` or `"`: OpenStep or JSON.
-        case jsonOrOpenStep
-        /// Anything else, including a text of only whitespace and comments.
-        case openStep
-        /// Binary data in no format this package reads: NUL bytes without a
-        /// UTF-16 byte-order mark (no text format holds a raw NUL), and no `bplist`.
-        case unknown
-    }
-
-    /// The format of a document, from its first bytes: `bplist` is binary;
-    /// otherwise the first character after the byte-order mark (UTF-8,
-    /// UTF-16 LE or BE) and whitespace decides — `<` XML (or OpenStep `<hex>`
-    /// data and `<*…>` values), `[` JSON, `{` or `"` OpenStep or JSON, anything
-    /// else OpenStep; UTF-8 holding a NUL byte anywhere is binary data
-    /// in no format we read. Nothing is parsed.
-    public static func detectText(_ bytes: [UInt8]) -> Detection {
-        if BinaryPropertyListReader.hasMagic(bytes) { return .binary }
-        let (encoding, markLength) = TextEncoding.detect(bytes)
-        // UTF-16 without a mark: `<` and NUL in either order (only an XML
-        // declaration starts so; the XML reader names the encoding it refuses).
-        if markLength == 0, bytes.starts(with: [0x00, 0x3C]) || bytes.starts(with: [0x3C, 0x00]) { return .xml }
-        // Binary data (an iOS NIBArchive, an image): a NUL byte anywhere, which no
-        // UTF-8 text holds. Anywhere, not in a prefix: an edit that removes an entry
-        // must not move a NUL into view and leave a file that no longer reads.
-        if markLength == 0 || encoding == .utf8WithByteOrderMark, bytes.contains(0) { return .unknown }
-        var characters = TextCharacters(bytes: bytes, encoding: encoding, start: markLength)
-        var first = characters.next()
-        while let unit = first, unit == 0x20 || (0x09...0x0D).contains(unit) { first = characters.next() }
-        switch first {
-        case 0x3C: // <
-            switch characters.next() {
-            case let next? where next < 0x80 && isOpenStepAfterAngle(UInt8(next)): return .openStep
-            default: return .xml
-            }
-        case 0x5B: return .json // [
-        case 0x7B, 0x22: return .jsonOrOpenStep // { "
-        default: return .openStep
-        }
-    }
-
-    /// What follows `<` in OpenStep: hex digits and whitespace (data), `>`
-    /// (empty data), `*` (a GNUstep typed value).
-    private static func isOpenStepAfterAngle(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"), UInt8(ascii: "A")...UInt8(ascii: "F"),
-             UInt8(ascii: ">"), UInt8(ascii: "*"), 0x20, 0x09...0x0D:
-            return true
-        default:
-            return false
         }
     }
 
@@ -178,30 +117,5 @@ extension Document {
     private static func further(_ a: PropertyListError, _ b: PropertyListError) -> PropertyListError {
         guard case .lineColumn(let lineA, let columnA) = a.location, case .lineColumn(let lineB, let columnB) = b.location else { return b }
         return (lineA, columnA) > (lineB, columnB) ? a : b
-    }
-}
-
-/// The UTF-8 bytes or UTF-16 units of a text, one at a time, from `start`.
-private struct TextCharacters {
-    let bytes: [UInt8]
-    let encoding: TextEncoding
-    var index: Int
-
-    init(bytes: [UInt8], encoding: TextEncoding, start: Int) {
-        (self.bytes, self.encoding, index) = (bytes, encoding, start)
-    }
-
-    mutating func next() -> UInt16? {
-        switch encoding {
-        case .utf8, .utf8WithByteOrderMark:
-            guard index < bytes.count else { return nil }
-            defer { index += 1 }
-            return UInt16(bytes[index])
-        case .utf16LittleEndian, .utf16BigEndian:
-            guard index + 1 < bytes.count else { return nil }
-            defer { index += 2 }
-            let (a, b) = (UInt16(bytes[index]), UInt16(bytes[index + 1]))
-            return encoding == .utf16LittleEndian ? b << 8 | a : a << 8 | b
-        }
     }
 }

@@ -22,7 +22,7 @@ public enum LiteralSource {
     /// The language of the source.
     public enum Language: Sendable { case swift, objc }
 
-    /// The Objective-C header declaring the constant ``write(_:as:sourceFile:outputFile:)`` defines (plutil -header).
+    /// The Objective-C header declaring the constant ``write(_:as:sourceFile:outputFile:limits:)`` defines (plutil -header).
     ///
     /// - Throws: ``PropertyListError`` ``ErrorCode/unrepresentableValue`` for a scalar at the top.
     public static func objcHeader(_ value: PropertyListValue, sourceFile: String) throws(PropertyListError) -> [UInt8] {
@@ -58,18 +58,17 @@ public enum LiteralSource {
 
     /// `value` as `language` source: the constant named after `sourceFile`
     /// (`-` for standard input), an Objective-C `#import` of `outputFile`'s header
-    /// unless it is `-`.
+    /// unless it is `-`. The value is written through the one bounded walk
+    /// into the counted output (Specs/architecture.md, "One bounded walk",
+    /// "One counted output"), within `limits`: the CLI passes the budget of
+    /// its input.
     ///
     /// - Throws: ``PropertyListError``: ``ErrorCode/unrepresentableValue`` (a
     ///   scalar at the top, a null or UID, a non-finite real, Objective-C dates
-    ///   and data), ``ErrorCode/unsafeFileName``.
-    /// The value is written through the one bounded walk into the counted
-    /// output (Specs/architecture.md, "One bounded walk", "One counted
-    /// output"), within `limits`: the CLI passes the budget of its input.
-    ///
-    /// - Throws: also ``ErrorCode/expansionLimitExceeded`` past
-    ///   `limits.maxExpandedBytes`, ``ErrorCode/outputLimitExceeded`` past
-    ///   the output it allows, ``ErrorCode/depthLimitExceeded``.
+    ///   and data), ``ErrorCode/unsafeFileName``,
+    ///   ``ErrorCode/expansionLimitExceeded`` past `limits.maxExpandedBytes`,
+    ///   ``ErrorCode/outputLimitExceeded`` past the output it allows,
+    ///   ``ErrorCode/depthLimitExceeded``.
     public static func write(_ value: PropertyListValue, as language: Language, sourceFile: String, outputFile: String,
                              limits: WriterLimits = .default) throws(PropertyListError) -> [UInt8] {
         try limits.validate()

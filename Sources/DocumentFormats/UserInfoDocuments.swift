@@ -10,9 +10,9 @@ import TypedJSON
 extension Document {
     /// A userInfo value's typed JSON, two-space indented, with a final newline.
     ///
-    /// - Throws: ``PropertyListError`` past `limits` (``WriterLimits``).
-    public static func typedJSON(_ value: UserInfoValue, limits: PropertyListLimits = .default) throws(PropertyListError) -> [UInt8] {
-        Array(try TypedJSONWriter(pretty: true, limits: WriterLimits(limits)).write(value)) + [0x0A]
+    /// - Throws: ``PropertyListError`` past `limits`.
+    public static func typedJSON(_ value: UserInfoValue, limits: WriterLimits = .default) throws(PropertyListError) -> [UInt8] {
+        Array(try TypedJSONWriter(pretty: true, limits: limits).write(value)) + [0x0A]
     }
 
     /// A userInfo value read from typed JSON.
@@ -77,8 +77,7 @@ extension Document {
     ///
     /// - Throws: ``UserInfoError``.
     public static func archiveGraph(_ plist: PropertyListValue, plainJSON: Bool = false, inputBytes: Int) throws(UserInfoError) -> PropertyListValue {
-        try KeyedArchiveGraph(archive: plist).rendered(plainJSON: plainJSON,
-                                                      maxExpandedBytes: PropertyListLimits.default.expansionBudget(inputBytes: inputBytes))
+        try KeyedArchiveGraph(archive: plist).rendered(plainJSON: plainJSON, limits: budget(inputBytes: inputBytes))
     }
 
     /// ``archiveGraph(_:plainJSON:inputBytes:)``, or nil when `plist` is no
@@ -87,6 +86,11 @@ extension Document {
     /// - Throws: ``UserInfoError``.
     public static func archiveGraphIfAny(_ plist: PropertyListValue, inputBytes: Int) throws(UserInfoError) -> PropertyListValue? {
         guard let graph = try? KeyedArchiveGraph(archive: plist) else { return nil }
-        return try graph.rendered(maxExpandedBytes: PropertyListLimits.default.expansionBudget(inputBytes: inputBytes))
+        return try graph.rendered(limits: budget(inputBytes: inputBytes))
+    }
+
+    /// A rendering within the expansion budget of an input of `inputBytes`.
+    private static func budget(inputBytes: Int) -> WriterLimits {
+        WriterLimits(maxExpandedBytes: PropertyListLimits.default.expansionBudget(inputBytes: inputBytes))
     }
 }

@@ -67,7 +67,7 @@ struct GraphAgreement {
         let budget = PropertyListLimits.default.expansionBudget(inputBytes: inputBytes)
         for plainJSON in [false, true] {
             let rendered: PropertyListValue
-            do { rendered = try graph.rendered(plainJSON: plainJSON, maxExpandedBytes: budget) } catch {
+            do { rendered = try graph.rendered(plainJSON: plainJSON, limits: WriterLimits(maxExpandedBytes: budget)) } catch {
                 throw FuzzFinding(entryPoint: .keyedDecode, message: "the graph of a \(inputBytes)-byte archive renders past its budget of \(budget): \(error)")
             }
             let oracle = CostOracle(entryPoint: .keyedDecode)

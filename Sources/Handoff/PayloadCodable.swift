@@ -1,9 +1,8 @@
-public import FoundationEssentials
-public import UserInfo
 import ActivityContainer
 public import DocumentFormats
-import MPUserInfo
+public import FoundationEssentials
 import PropertyList
+public import UserInfo
 
 /// A payload decoded straight into an app's `Decodable` state.
 public struct DecodedState<State> {
@@ -25,7 +24,8 @@ extension PayloadCodec {
     /// "Codable states"): exactly ``encode(_:)`` of `activity` with its userInfo
     /// replaced by `encoder.encodeDictionary(state)`, the same bytes or the same error.
     ///
-    /// The state is written straight to MP (``MPUserInfoEncoder``); its URLs are
+    /// The state is written straight to MP (`MPUserInfoEncoder`, through the
+    /// format layer's `UserInfoWireForm.directMPBytes`); its URLs are
     /// translated and the version stamped on those bytes; anything else takes
     /// the tree path (`directPayloadHandOver`).
     ///
@@ -65,8 +65,9 @@ extension PayloadCodec {
         // replaces it in place).
         let translator = URLTranslator(policy: policy), layout = self.layout
         let stamp: UserInfoDictionary = versioning?.stamp([:]) ?? [:]
-        guard let userInfoBytes = MPUserInfoEncoder(encoder: encoder, limits: WriterLimits(limits))
-            .directBytes(state, translatingURLs: { try? translator.outgoingURL($0, layout) }, appending: stamp) else { return nil }
+        guard let userInfoBytes = UserInfoWireForm.directMPBytes(state, encoder: encoder, limits: WriterLimits(limits),
+                                                                 translatingURLs: { try? translator.outgoingURL($0, layout) },
+                                                                 appending: stamp) else { return nil }
         return try send(outgoing, userInfoBytes: Data(userInfoBytes))
     }
 
@@ -74,8 +75,9 @@ extension PayloadCodec {
     /// "Codable states"): exactly ``decode(_:)`` then `decoder.decode(State.self,
     /// from: .dictionary(payload.userInfo))`, the same state or the same error.
     ///
-    /// An MP userInfo is read straight into the state (``MPUserInfoDecoder``'s
-    /// tape), with the version checked and the URLs translated on the tape;
+    /// An MP userInfo is read straight into the state (`MPUserInfoDecoder`'s
+    /// tape, through the format layer's `UserInfoWireForm.directMPTape`), with
+    /// the version checked and the URLs translated on the tape;
     /// anything else takes the tree path (`directPayloadHandOver`).
     ///
     /// ```swift
@@ -107,9 +109,8 @@ extension PayloadCodec {
     package func directDecode<State: Decodable>(_ type: State.Type, from data: Data,
                                                 decoder: UserInfoDecoder) throws -> DecodedState<State>? {
         guard !reportsCostPerKeyPath, (try? validate()) != nil,
-              case .activity(let record)? = try? ActivityContainerReader(maxBytes: limits.maxInputBytes).read(data),
-              let userInfoBytes = record.userInfo, UserInfoWireForm.detect(userInfoBytes) == .mp,
-              var tape = MPTape([UInt8](userInfoBytes), limits: limits) else { return nil }
+              case .activity(let record)? = try? Document.activityContainer(data, maxBytes: limits.maxInputBytes),
+              let userInfoBytes = record.userInfo, var userInfo = UserInfoWireForm.directMPTape(userInfoBytes, limits: limits) else { return nil }
         let activity = ActivityPayload(
             activityType: record.activityType, title: record.title, webpageURL: record.webpageURL.map { UserInfoURL(relative: $0) },
             userInfo: [:], teamID: record.teamID, persistentID: record.persistentID,
@@ -119,20 +120,16 @@ extension PayloadCodec {
         // accepted as it is, or handed over (a migration runs on the tree).
         var found: PayloadVersion?
         if let versioning {
-            let entry: UserInfoDictionary = tape.topValue(forKey: versioning.key).map { [versioning.key: $0] } ?? [:]
+            let entry: UserInfoDictionary = userInfo.topValue(forKey: versioning.key).map { [versioning.key: $0] } ?? [:]
             guard let version = try? versioning.version(of: entry), version.major <= versioning.current.major,
                   version >= versioning.current
                     || version.major == versioning.current.major && !versioning.migrations.contains(where: { $0.from == version }) else { return nil }
             found = version
         }
         // The URLs, translated in the order `URLTranslator.incoming` visits them.
-        let translator = URLTranslator(policy: policy)
-        for index in 0..<tape.urlCount {
-            let url = tape.url(index)
-            guard let translated = try? translator.incomingURL(url, layout, isBase: false) else { return nil }
-            if translated != url { tape.replaceURL(index, with: translated) }
-        }
-        let state = try MPUserInfoDecoder(limits: limits, options: decoder).decode(type, from: tape)
+        let translator = URLTranslator(policy: policy), layout = self.layout
+        guard userInfo.translateURLs({ try? translator.incomingURL($0, layout, isBase: false) }) else { return nil }
+        let state = try userInfo.decode(type, limits: limits, options: decoder)
         return DecodedState(state: state, activity: activity, userInfoForm: .mp, foundVersion: found)
     }
 }

@@ -1,10 +1,8 @@
-public import FoundationEssentials
-public import UserInfo
 import ActivityContainer
 public import DocumentFormats
-import KeyedArchive
-import MPUserInfo
+public import FoundationEssentials
 public import PropertyList
+public import UserInfo
 
 /// A payload that was encoded, with what the encoder noticed.
 public struct EncodedPayload: Sendable {
@@ -98,7 +96,7 @@ public struct PayloadCodec: Sendable {
         // payloadLimits: what is sent is what this codec's own decode accepts
         // (every bound of `limits`, not only the writer's depth and size): MP
         // too small to reach any of them needs no decoding (Specs/payload.md).
-        if !(userInfoForm == .mp && Self.mpWithinLimits(userInfoBytes.count, limits)) {
+        if !userInfoForm.readsWithinLimits(byteCount: userInfoBytes.count, limits) {
             do {
                 _ = try UserInfoWireForm.decode(userInfoBytes, limits: limits)
             } catch {
@@ -113,22 +111,11 @@ public struct PayloadCodec: Sendable {
             persistentID: outgoing.persistentID, targetContentID: outgoing.targetContentID,
             webpageURL: outgoing.webpageURL?.relative, streamsEndpoint: outgoing.streamsEndpoint)
         do {
-            let data = try ActivityContainerWriter(compression: compresses ? .apple : .never).write(.activity(record))
-            _ = try ActivityContainerReader(maxBytes: limits.maxInputBytes).read(data)
+            let data = try Document.write(.activity(record), compressed: compresses)
+            _ = try Document.activityContainer(data, maxBytes: limits.maxInputBytes)
             return EncodedPayload(data: data, cost: cost)
         } catch {
             throw PayloadError(encoding: error)
-        }
-    }
-
-    /// An error packet's NSError in a few words (Specs/keyed-archive.md,
-    /// "Archived errors"): its domain and code, or why the archive is none.
-    static func errorSummary(_ archive: Data) -> String {
-        do {
-            let error = try ArchivedError(reading: archive)
-            return "NSError domain \(PropertyListValue.string(error.domain).description) code \(error.code)"
-        } catch {
-            return "its archive (\(archive.count) bytes) does not read as an NSError (\(error.code.name): \(error.reason))"
         }
     }
 
@@ -139,7 +126,7 @@ public struct PayloadCodec: Sendable {
         try validate()
         let container: ActivityContainer
         do {
-            container = try ActivityContainerReader(maxBytes: limits.maxInputBytes).read(data)
+            container = try Document.activityContainer(data, maxBytes: limits.maxInputBytes)
         } catch {
             throw PayloadError(error)
         }
@@ -147,7 +134,7 @@ public struct PayloadCodec: Sendable {
         guard case .activity(let record) = container else {
             guard case .errorPacket(let archive) = container else { preconditionFailure("a container is an activity or an error packet") }
             throw PayloadError(.errorPacket, "the container is an error packet (the sender could not send its activity), not an activity: "
-                               + Self.errorSummary(archive))
+                               + Document.errorSummary(archive))
         }
         let userInfoBytes = record.userInfo ?? Data()
         var userInfo: UserInfoDictionary = [:]
@@ -176,17 +163,11 @@ public struct PayloadCodec: Sendable {
         return DecodedPayload(payload: payload, userInfoForm: form, foundVersion: found, cost: cost)
     }
 
-    /// payloadLimits, proven from the size alone: MP bytes `count` long
-    /// cannot exceed any bound of `limits` (``MPUserInfoReader/withinLimits(byteCount:_:)``).
-    package static func mpWithinLimits(_ count: Int, _ limits: PropertyListLimits) -> Bool {
-        MPUserInfoReader.withinLimits(byteCount: count, limits)
-    }
-
     /// The userInfo's bytes in `form`.
     static func encodeUserInfo(_ userInfo: UserInfoDictionary, as form: UserInfoWireForm,
                                limits: PropertyListLimits = .default) throws(PayloadError) -> Data {
         do {
-            return try form.encode(userInfo, limits: limits)
+            return try form.encode(userInfo, limits: WriterLimits(limits))
         } catch {
             throw PayloadError(encoding: error)
         }
@@ -207,13 +188,10 @@ public struct PayloadCodec: Sendable {
             if let known { total = known } else { total = try encodeUserInfo(userInfo, as: form).count }
             return CostReport(total: total, entries: [], warnings: budget.warnings(for: total))
         }
-        var (total, entries): (Int, [CostReport.Entry])
-        switch form {
-        case .mp:
-            do { (total, entries) = try MPCostAttribution.costs(of: userInfo) } catch { throw PayloadError(UserInfoError(error)) }
-        case .keyedArchive: (total, entries) = try CostAttribution.costs(of: userInfo)
-        }
-        if let known { total = known }
+        let costs: (total: Int, entries: [UserInfoWireForm.EntryCost])
+        do { costs = try form.costs(of: userInfo) } catch { throw PayloadError(error) }
+        let total = known ?? costs.total
+        var entries = costs.entries.map { CostReport.Entry(keyPath: $0.keyPath, bytes: $0.bytes) }
         entries.sort { ($0.bytes, $1.keyPath.description) > ($1.bytes, $0.keyPath.description) }
         return CostReport(total: total, entries: entries, warnings: budget.warnings(for: total))
     }

@@ -1,7 +1,6 @@
 import ActivityContainer
 import DocumentFormats
 import FoundationEssentials
-import KeyedArchive
 @_spi(ByteKit) import PropertyList
 public import UserInfo
 
@@ -41,7 +40,7 @@ public enum WireDocuments {
         case .mpUserInfo:
             return (.dictionary(try userInfo(mp: bytes)), bytes.count)
         case .activityContainer:
-            let (container, details) = try ActivityContainerReader(maxBytes: maxContainerBytes).inspect(Data(bytes))
+            let (container, details) = try Document.inspectActivityContainer(Data(bytes), maxBytes: maxContainerBytes)
             let inputBytes = max(bytes.count, details.inflatedBytes)
             switch container {
             case .activity(let record): return (try payload(record).envelope, inputBytes)
@@ -67,7 +66,7 @@ public enum WireDocuments {
             try ReadableText.append(UserInfoValue.dictionary(try userInfo(mp: bytes)), .tree, meter: &meter, to: &output)
             return output.text
         case .activityContainer:
-            let (container, details) = try ActivityContainerReader(maxBytes: maxContainerBytes).inspect(Data(bytes))
+            let (container, details) = try Document.inspectActivityContainer(Data(bytes), maxBytes: maxContainerBytes)
             // A compressed container's budget is that of the bytes it inflates to.
             let inflated = PropertyListLimits.default.expansionBudget(inputBytes: max(bytes.count, details.inflatedBytes))
             output = CountedOutput(expansionBudget: inflated)
@@ -87,7 +86,7 @@ public enum WireDocuments {
             try output.append(text)
             switch container {
             case .errorPacket(let archive):
-                try appendError(archive, to: &output)
+                try Document.appendErrorPacket(archive, to: &output)
             case .activity(let record):
                 // Every string the sender chose is quoted and escaped, as the tree's
                 // strings are: no title may move the cursor or forge a line.
@@ -115,49 +114,6 @@ public enum WireDocuments {
             }
             return output.text
         default: return nil
-        }
-    }
-
-    /// An error packet's NSError (Specs/keyed-archive.md, "Archived
-    /// errors"): its domain, code and user info, every string quoted and
-    /// escaped; the archive's graph when the user info holds other classes or
-    /// the archive is no NSError; its size and the reason when it does not
-    /// read. The user info is resolved within the archive's budget (each
-    /// shared object once) and rendered within the output's.
-    static func appendError(_ archive: Data, to output: inout CountedOutput) throws(PropertyListError) {
-        let budget = PropertyListLimits.default.expansionBudget(inputBytes: archive.count)
-        var meter = ExpansionMeter(limit: budget)
-        func quoted(_ string: String) -> String {
-            var text = ""
-            JSONText.appendReadableQuoted(string, to: &text)
-            return text
-        }
-        func appendGraph(_ graph: KeyedArchiveGraph) throws(PropertyListError) {
-            guard let rendered = try? graph.rendered(maxExpandedBytes: budget) else {
-                return try output.append("(the graph is past the output budget)")
-            }
-            try ReadableText.append(rendered, .tree, meter: &meter, to: &output)
-        }
-        let error: ArchivedError
-        do {
-            error = try ArchivedError(reading: archive)
-        } catch {
-            try output.append("error: a keyed archive of \(archive.count) bytes that does not read as an NSError (\(error.code.name): \(quoted(error.reason)))")
-            if error.code == .notAnError, let graph = try? KeyedArchiveGraph(reading: archive) {
-                try output.append("\n")
-                try appendGraph(graph)
-            }
-            return
-        }
-        try output.append("error: NSError (a keyed archive of \(archive.count) bytes)\n  domain: \(quoted(error.domain))\n  code: \(error.code)\n")
-        if let userInfo = error.userInfo {
-            try output.append("  userInfo: ")
-            try ReadableText.append(UserInfoValue.dictionary(userInfo), .tree, meter: &meter, to: &output)
-        } else if error.userInfoHasOtherClasses {
-            try output.append("  userInfo: objects of other classes; the archive's graph:\n")
-            try appendGraph(error.graph)
-        } else {
-            try output.append("  userInfo: absent")
         }
     }
 

@@ -275,10 +275,14 @@ public struct KeyedArchiveGraph: Sendable, Hashable {
     /// and dates are written as `{"$data": base64}` and `{"$date": ISO 8601}`,
     /// which plain JSON can hold. The rendering is linear in the archive.
     ///
+    /// - Parameter limits: the bound of the rendering's expanded size,
+    ///   `limits.maxExpandedBytes` (plistkit passes the input's budget);
+    ///   unbounded by default.
     /// - Throws: ``UserInfoError`` ``ErrorCode/expansionLimitExceeded`` when the
-    ///   rendering's expanded size passes `maxExpandedBytes` (Specs/value-model.md,
-    ///   "Expanded size"; plistkit passes the input's budget).
-    public func rendered(plainJSON: Bool = false, maxExpandedBytes: Int = Int.max) throws(UserInfoError) -> PropertyListValue {
+    ///   rendering's expanded size passes `limits.maxExpandedBytes`
+    ///   (Specs/value-model.md, "Expanded size").
+    public func rendered(plainJSON: Bool = false, limits: WriterLimits = WriterLimits(maxExpandedBytes: .max)) throws(UserInfoError) -> PropertyListValue {
+        let maxExpandedBytes = limits.maxExpandedBytes
         func ref(_ index: Int) -> PropertyListValue { .dictionary(["$ref": .integer(PropertyListInteger(index))]) }
         /// A scalar as plain JSON holds it (data and dates as objects, a UID as a reference).
         func plain(_ value: PropertyListValue) -> PropertyListValue {

@@ -77,10 +77,12 @@ public struct PropertyListLimits: Sendable, Hashable {
     /// The deepest nesting any limit or writer may allow (`maxDepth` and the
     /// writers' `maxDepth`): 512, CoreFoundation's own bound, so nothing
     /// deeper would open on Apple's systems anyway. Limits may be lowered,
-    /// never raised above it. Reading, comparing, printing and writing a value
-    /// recurse once per level; the deepest paths measured take under 8 KB of
-    /// stack per level in debug builds (under 2 KB in release), so 512 levels
-    /// fit a main thread's 8 MiB stack with room to spare.
+    /// never raised above it. Readers keep their open containers on a heap
+    /// stack, and printing and comparing documents go through the bounded
+    /// walk (Specs/architecture.md, "One stack policy", "One bounded walk");
+    /// writing a value and the value model's own `==` and `hash(into:)`
+    /// recurse once per level, about 7 KB of stack per level in debug builds,
+    /// so 512 levels fit a main thread's 8 MiB stack.
     /// See `Specs/value-model.md`, "Limits".
     public static let maxSupportedDepth = 512
 

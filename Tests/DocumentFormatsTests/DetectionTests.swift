@@ -16,32 +16,42 @@ struct DetectionTests {
 
     @Test("each first character names its format, in UTF-8 with and without a mark and in UTF-16 of both byte orders")
     func firstCharacter() throws {
-        let cases: [(String, Document.Detection)] = [
-            ("<?xml version=\"1.0\"?><plist/>", .xml), ("\n  <plist version=\"1.0\"><true/></plist>", .xml), ("<!DOCTYPE plist>", .xml),
-            ("<0fa1 2b>", .openStep), ("<>", .openStep), ("<*I12>", .openStep), ("< 0f>", .openStep),
-            ("[1, 2]", .json), ("{\"a\": 1}", .jsonOrOpenStep), ("\"a\" = \"b\";", .jsonOrOpenStep),
-            ("/* c */ \"a\" = \"b\";", .openStep), ("word", .openStep), ("", .openStep), ("  \n", .openStep), ("(a, b)", .openStep),
+        // The format among the property lists, and the one tried when OpenStep refuses.
+        let cases: [(String, DocumentFormat, DocumentFormat?)] = [
+            ("<?xml version=\"1.0\"?><plist/>", .xml, nil), ("\n  <plist version=\"1.0\"><true/></plist>", .xml, nil), ("<!DOCTYPE plist>", .xml, nil),
+            ("<0fa1 2b>", .openStep, nil), ("<>", .openStep, nil), ("<*I12>", .openStep, nil), ("< 0f>", .openStep, nil),
+            ("[1, 2]", .json, nil), ("{\"a\": 1}", .openStep, .json), ("\"a\" = \"b\";", .openStep, .json),
+            ("/* c */ \"a\" = \"b\";", .openStep, nil), ("word", .openStep, nil), ("", .openStep, nil), ("  \n", .openStep, nil),
+            ("(a, b)", .openStep, nil), ("MPKey = 1;", .openStep, nil),
         ]
-        for (text, format) in cases {
+        for (text, format, next) in cases {
             for encoding in TextEncoding.allCases {
-                #expect(Document.detectText(encoding.encode(text)) == format, "\(text.debugDescription) in \(encoding)")
+                let bytes = encoding.encode(text)
+                #expect(DocumentFormat.detect(bytes, among: .propertyLists) == format, "\(text.debugDescription) in \(encoding)")
+                #expect(DocumentFormat.detect(bytes, among: .propertyLists, after: format) == next, "\(text.debugDescription) in \(encoding)")
             }
         }
-        #expect(Document.detectText(Array("bplist00".utf8)) == .binary)
+        #expect(DocumentFormat.detect(Array("bplist00".utf8), among: .propertyLists) == .binary)
+        #expect(DocumentFormat.detect(Array("bplist00".utf8), among: .propertyLists, after: .binary) == nil)
         // Binary data that is no bplist (an iOS NIBArchive): in no format we read.
-        #expect(Document.detectText(Array("NIBArchive\u{1}\u{0}\u{0}\u{0}".utf8)) == .unknown)
+        #expect(DocumentFormat.detect(Array("NIBArchive\u{1}\u{0}\u{0}\u{0}".utf8), among: .propertyLists) == nil)
         #expect(throws: PropertyListError(.unknownFormat, "")) { try Document.read(document: Array("NIBArchive\u{1}\u{0}".utf8)) }
         // A NUL anywhere, not only in the first 4 KiB: removing a long entry must not bring it into view
         // (Corpus/regressions/openstep-read-edit-moves-nul-into-view).
         let late = Array(("\"k\" = \"" + String(repeating: "x", count: 5000) + "\u{0}\";").utf8)
-        #expect(Document.detectText(late) == .unknown)
+        #expect(DocumentFormat.detect(late, among: .propertyLists) == nil)
         #expect(throws: PropertyListError(.unknownFormat, "")) { try Document.read(document: late) }
-        #expect(Document.detectText(TextEncoding.utf16LittleEndian.encode("a = b;")) == .openStep)
+        #expect(DocumentFormat.detect(TextEncoding.utf16LittleEndian.encode("a = b;"), among: .propertyLists) == .openStep)
         // UTF-16 without a mark: only XML declares it (and the XML reader refuses it by name).
-        #expect(Document.detectText([0x3C, 0x00, 0x3F, 0x00]) == .xml)
+        #expect(DocumentFormat.detect([0x3C, 0x00, 0x3F, 0x00], among: .propertyLists) == .xml)
+        #expect(DocumentFormat.detect([0x3C, 0x00, 0x3F, 0x00]) == .xml)
         #expect(DocumentFormat.detect(Self.utf16("<plist/>", littleEndian: true)) == .xml)
         #expect(DocumentFormat.detect(Self.utf16("/* x */ \"a\" = \"b\";", littleEndian: false)) == nil)
         #expect(DocumentFormat.detect(Self.utf16(" \n\t<plist/>", littleEndian: false)) == .xml)
+        // Among the signatures `<` is XML whatever follows; among the property lists `<0` is OpenStep data.
+        #expect(DocumentFormat.detect(Array("<dict/>".utf8)) == .xml)
+        #expect(DocumentFormat.detect(Array("<dict/>".utf8), among: .propertyLists) == .openStep)
+        #expect(DocumentFormat.detect(Array("<plist/>".utf8), among: .signatures, after: .xml) == nil)
     }
 
     @Test("each format reads to its value and says what it was; an edit needs no more to write it back")
@@ -93,6 +103,10 @@ struct DetectionTests {
         #expect(DocumentFormat.detect([0x0F, 0x00, 0x00, 0x00]) == .activityContainer)
         #expect(DocumentFormat.detect(Array("\u{FEFF} <plist/>".utf8)) == .xml)
         #expect(DocumentFormat.detect(Array("{ a = b; }".utf8)) == nil)
+        // `MP` starts an MP userInfo among the signatures, an OpenStep text among the property lists.
+        #expect(DocumentFormat.detect(mp, among: .propertyLists) == .openStep)
+        #expect(DocumentFormat.detect(Array("MPKey = 1;".utf8)) == .mpUserInfo)
+        #expect(try Document.read(document: Array("MPKey = 1;".utf8)).format == .strings)
         #expect(DocumentFormat.allCases.filter { !$0.holdsPropertyList } == [.mpUserInfo, .activityContainer])
         let value: PropertyListValue = ["a": "b"]
         for format in DocumentFormat.allCases where format.holdsPropertyList && format != .xcodeProject {

@@ -94,4 +94,13 @@ struct StackPolicyTests {
         #expect(results.1 == value)
         #expect(results.2 == Self.deepPlist)
     }
+
+    @Test("OpenStep text, through the format layer's read(document:)")
+    func openStepText() throws {
+        let openStep = Array((String(repeating: "(", count: Self.depth) + "core" + String(repeating: ")", count: Self.depth)).utf8)
+        let result = Self.onSmallStack { () -> PropertyListValue? in
+            try? Document.read(document: openStep, limits: Self.limits).value
+        }
+        #expect(result == Self.deepPlist)
+    }
 }

@@ -216,7 +216,7 @@ struct PayloadTests {
             for limits in variants {
                 guard let bytes = try? MPUserInfoWriter(limits: WriterLimits(limits)).writeBytes(userInfo) else { continue }
                 let reads = (try? MPUserInfoReader(limits: limits).read(bytes)) != nil
-                if PayloadCodec.mpWithinLimits(bytes.count, limits) {
+                if UserInfoWireForm.mp.readsWithinLimits(byteCount: bytes.count, limits) {
                     skipped += 1
                     #expect(reads, "the bound let through \(bytes.count) bytes that \(limits) refuses")
                 }

@@ -89,10 +89,10 @@ struct WriterLimitsTests {
         let limits = WriterLimits(maxDepth: 3)
         let deep = Self.nested(4)
         #expect(throws: PropertyListError(.depthLimitExceeded, "")) { try BinaryPropertyListWriter(limits: limits).writeBytes(deep) }
-        #expect(throws: PropertyListError(.depthLimitExceeded, "")) { try Document.writeBytes(deep, as: .xml, limits: PropertyListLimits(maxDepth: 3)) }
-        #expect(throws: PropertyListError(.depthLimitExceeded, "")) { try Document.writeBytes(deep, as: .json, limits: PropertyListLimits(maxDepth: 3)) }
-        #expect(throws: PropertyListError(.depthLimitExceeded, "")) { try Document.writeBytes(deep, as: .openStep, limits: PropertyListLimits(maxDepth: 3)) }
-        #expect(throws: PropertyListError(.depthLimitExceeded, "")) { try Document.writeBytes(deep, as: .typedJSON, limits: PropertyListLimits(maxDepth: 3)) }
+        #expect(throws: PropertyListError(.depthLimitExceeded, "")) { try Document.writeBytes(deep, as: .xml, limits: limits) }
+        #expect(throws: PropertyListError(.depthLimitExceeded, "")) { try Document.writeBytes(deep, as: .json, limits: limits) }
+        #expect(throws: PropertyListError(.depthLimitExceeded, "")) { try Document.writeBytes(deep, as: .openStep, limits: limits) }
+        #expect(throws: PropertyListError(.depthLimitExceeded, "")) { try Document.writeBytes(deep, as: .typedJSON, limits: limits) }
         let userInfo: UserInfoDictionary = ["a": .array([.array([.array([.number(.integer(1))])])])]
         #expect(throws: UserInfoError(.depthLimitExceeded, "")) { try MPUserInfoWriter(limits: limits).write(userInfo) }
     }

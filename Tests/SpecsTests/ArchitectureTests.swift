@@ -90,4 +90,59 @@ struct ArchitectureTests {
             }
         }
     }
+
+    /// The drawing at the top of Specs/architecture.md: its first code block.
+    static func drawing() throws -> String {
+        let page = try ErrorCatalogTests.text("Specs/architecture.md")
+        let start = try #require(page.range(of: "```\n"))
+        let end = try #require(page.range(of: "\n```", range: start.upperBound..<page.endIndex))
+        return String(page[start.upperBound..<end.lowerBound])
+    }
+
+    @Test("the drawing names every target of Package.swift")
+    func drawingNamesEveryModule() throws {
+        let package = try Self.packageGraph()
+        let drawing = try Self.drawing()
+        let named = Set(try NSRegularExpression(pattern: #"[\w-]+"#).matches(in: drawing, range: NSRange(drawing.startIndex..., in: drawing))
+            .map { String(drawing[Range($0.range, in: drawing)!]) })
+        #expect(named.contains("DocumentFormats") && !named.contains("NoSuchModule"), "the scan read the drawing")
+        for target in package.keys.sorted() {
+            #expect(named.contains(target), "Specs/architecture.md's drawing does not name \(target)")
+        }
+    }
+
+    @Test("the payload layer reaches every codec through the format layer: ActivityContainer for its types only, no codec's reader or writer")
+    func payloadThroughFormatLayer() throws {
+        let package = try Self.packageGraph()
+        let codecs: Set = ["PropertyListXML", "PropertyListOpenStep", "TypedJSON", "KeyedArchive", "MPUserInfo", "ActivityContainer"]
+        #expect(package["Handoff", default: []].intersection(codecs) == ["ActivityContainer"])
+        #expect(package["Handoff", default: []].contains("DocumentFormats"))
+        let files = ErrorCatalogTests.files(under: "Sources/Handoff", suffix: ".swift")
+        #expect(files.count > 10, "the scan found the payload layer")
+        for path in files {
+            let text = try ErrorCatalogTests.text(path)
+            for codec in codecs.subtracting(["ActivityContainer"]) {
+                #expect(!text.contains("import \(codec)\n"), "\(path) imports \(codec)")
+            }
+            // Readers and writers of the codecs (the binary codec's are in PropertyList), outside comments.
+            let code = text.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("//") }.joined(separator: "\n")
+            for name in ["ActivityContainerReader", "ActivityContainerWriter", "BinaryPropertyListReader", "BinaryPropertyListWriter"] {
+                #expect(!code.contains(name), "\(path) calls \(name) (the format layer has it)")
+            }
+        }
+    }
+
+    @Test("one detector: each codec's signature test is called by DocumentFormat.detect only")
+    func oneDetector() throws {
+        let tests = ["BinaryPropertyListReader.hasMagic", "MPUserInfoReader.hasMagic", "ActivityContainerReader.hasHeader", "XMLPropertyListReader.looksLikeXML"]
+        let detector = "Sources/DocumentFormats/DocumentFormat.swift"
+        let text = try ErrorCatalogTests.text(detector)
+        for test in tests { #expect(text.contains(test + "("), "the detector calls \(test)") }
+        for path in ErrorCatalogTests.files(under: "Sources", suffix: ".swift") where path != detector {
+            let code = try ErrorCatalogTests.text(path).split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("//") }.joined(separator: "\n")
+            for test in tests {
+                #expect(!code.contains(test + "("), "\(path) calls \(test): formats are told apart by DocumentFormat.detect")
+            }
+        }
+    }
 }

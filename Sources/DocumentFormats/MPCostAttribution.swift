@@ -16,7 +16,7 @@ enum MPCostAttribution {
     /// - Throws: ``ErrorCode/expansionLimitExceeded`` past `maxExpandedBytes`
     ///   (what an MP writer with the same bound refuses to write).
     static func costs(of userInfo: UserInfoDictionary,
-                      maxExpandedBytes: Int = PropertyListLimits.default.maxExpandedBytes) throws(PropertyListError) -> (total: Int, entries: [CostReport.Entry]) {
+                      maxExpandedBytes: Int = PropertyListLimits.default.maxExpandedBytes) throws(PropertyListError) -> (total: Int, entries: [UserInfoWireForm.EntryCost]) {
         var meter = ExpansionMeter(limit: maxExpandedBytes)
         var measure = Measure()
         try ValueWalk.walk(UserInfoValue.dictionary(userInfo), meter: &meter, visitor: &measure)
@@ -30,7 +30,7 @@ enum MPCostAttribution {
         /// An open container: its size so far, its key path, and whether it
         /// is inside a set (whose members have no stable place: no entries).
         private var frames: [(size: Int, path: PropertyListKeyPath, inSet: Bool)] = []
-        var entries: [CostReport.Entry] = []
+        var entries: [UserInfoWireForm.EntryCost] = []
         var total = 0
 
         /// The key path of the member at `place`.
@@ -44,7 +44,7 @@ enum MPCostAttribution {
             guard let last = frames.indices.last else { return total = size }
             if case .key(let key) = place {
                 let entry = MPSize.string(key) + size
-                if !frames[last].inSet { entries.append(CostReport.Entry(keyPath: path(place), bytes: entry)) }
+                if !frames[last].inSet { entries.append((keyPath: path(place), bytes: entry)) }
                 frames[last].size += entry
             } else {
                 frames[last].size += size

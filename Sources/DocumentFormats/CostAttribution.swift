@@ -1,6 +1,6 @@
-import UserInfo
 import KeyedArchive
 import PropertyList
+import UserInfo
 
 /// The per-key cost report in one pass (Specs/payload.md, "Cost report").
 ///
@@ -18,19 +18,15 @@ import PropertyList
 /// dominator is the lowest common one of its referrers).
 enum CostAttribution {
     /// The total size and, for every traced entry, its cost.
-    static func costs(of userInfo: UserInfoDictionary) throws(PayloadError) -> (total: Int, entries: [CostReport.Entry]) {
+    static func costs(of userInfo: UserInfoDictionary) throws(UserInfoError) -> (total: Int, entries: [UserInfoWireForm.EntryCost]) {
         let archive: PropertyListValue
         let entries: [ArchivedEntry]
         let graph: BinaryObjectGraph
-        do {
-            (archive, entries) = try KeyedArchiveWriter().archiveTracingEntries(.dictionary(userInfo))
-        } catch {
-            throw PayloadError(error)
-        }
+        (archive, entries) = try KeyedArchiveWriter().archiveTracingEntries(.dictionary(userInfo))
         do {
             graph = try BinaryPropertyListWriter().objectGraph(archive)
         } catch {
-            throw PayloadError(UserInfoError(error))
+            throw UserInfoError(error)
         }
         let model = Model(graph: graph)
         guard !entries.isEmpty, let objectsArray = model.field(0, named: "$objects") else { return (graph.totalBytes, []) }
@@ -64,7 +60,7 @@ enum CostAttribution {
 
         let dominated = Self.dominatedSizes(successors: successors, sizes: sizes, root: 0)
         let report = entries.enumerated().map {
-            CostReport.Entry(keyPath: $0.element.keyPath, bytes: dominated[binaryCount + $0.offset] + 2 * graph.referenceSize)
+            (keyPath: $0.element.keyPath, bytes: dominated[binaryCount + $0.offset] + 2 * graph.referenceSize)
         }
         return (graph.totalBytes, report)
     }
