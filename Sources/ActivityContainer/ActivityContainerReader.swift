@@ -60,7 +60,7 @@ public struct ActivityContainerReader: Sendable {
             throw ActivityContainerError(.truncated, "a container has a 4-byte header; the input is \(bytes.count) bytes", at: .byteOffset(0))
         }
         var headerReader = ByteReader(bytes.span.bytes)
-        let header = headerReader.readLittleEndian(UInt32.self)!
+        let header = headerReader.readInteger(endianness: .little, as: UInt32.self)!
         let layout = ActivityContainerLayout.self
         // badContainerHeader: 0x1, 0x101 or 0xF.
         guard header == layout.activityHeader || header == layout.compressedActivityHeader || header == layout.errorHeader else {
@@ -95,7 +95,7 @@ public struct ActivityContainerReader: Sendable {
                 throw ActivityContainerError(.badFieldCount, "the packet ends after \(position) of its \(names.count) fields", at: .byteOffset(offset), keyPath: path)
             }
             // truncated: a field word is 4 bytes.
-            guard let word = reader.readLittleEndian(UInt32.self) else {
+            guard let word = reader.readInteger(endianness: .little, as: UInt32.self) else {
                 throw ActivityContainerError(.truncated, "the packet ends inside field \(position + 1)'s word", at: .byteOffset(offset), keyPath: path)
             }
             let length = Int(word & 0xFF_FFFF)
