@@ -45,6 +45,7 @@ extension RawSpan {
     }
 
     /// The bytes, copied into `Data`.
+    @inlinable
     @_spi(ByteKit) public var data: Data {
         unsafe withUnsafeBytes { Data($0) }
     }
