@@ -58,17 +58,20 @@ import Darwin
     /// The byte at the cursor.
     @inlinable @inline(__always)
     @_spi(ByteKit) public mutating func readByte() -> UInt8? {
-        guard let byte = getByte(at: offset) else { return nil }
-        position &+= 1
-        return byte
+        // The cursor is never negative: one comparison.
+        guard position < bytes.byteCount else { return nil }
+        defer { position &+= 1 }
+        return unsafe bytes.unsafeLoad(fromUncheckedByteOffset: position, as: UInt8.self)
     }
 
     /// An integer of `T`'s width at the cursor, in `endianness` (big-endian unless told).
     @inlinable @inline(__always)
     @_spi(ByteKit) public mutating func readInteger<T: FixedWidthInteger & BitwiseCopyable>(endianness: Endianness = .big, as: T.Type = T.self) -> T? {
-        guard let value = getInteger(at: offset, endianness: endianness, as: T.self) else { return nil }
-        position &+= MemoryLayout<T>.size
-        return value
+        let width = MemoryLayout<T>.size
+        guard width <= remaining else { return nil }
+        defer { position &+= width }
+        let raw = unsafe bytes.unsafeLoadUnaligned(fromUncheckedByteOffset: position, as: T.self)
+        return endianness == .big ? T(bigEndian: raw) : T(littleEndian: raw)
     }
 
     /// An unsigned integer of `width` bytes (1…8) at the cursor, in `endianness` (big-endian unless told).

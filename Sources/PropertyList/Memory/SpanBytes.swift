@@ -28,20 +28,10 @@ extension RawSpan {
     }
 
     /// The offset of the first byte at or above 0x80, or nil when every byte
-    /// is ASCII: eight bytes at a time, then byte by byte.
+    /// is ASCII (``WordScan/firstNonASCII(_:)``: eight bytes at a time).
     @inlinable @inline(__always)
     @_spi(ByteKit) public var firstNonASCII: Int? {
-        let count = byteCount
-        var i = 0
-        while i &+ 8 <= count {
-            if WordScan.hasNonASCII(UInt64(littleEndian: unsafe unsafeLoadUnaligned(fromUncheckedByteOffset: i, as: UInt64.self))) { break }
-            i &+= 8
-        }
-        while i < count {
-            if unsafe unsafeLoad(fromUncheckedByteOffset: i, as: UInt8.self) >= 0x80 { return i }
-            i &+= 1
-        }
-        return nil
+        unsafe withUnsafeBytes { WordScan.firstNonASCII($0) }
     }
 
     /// The bytes, copied into `Data`.
@@ -63,10 +53,9 @@ extension RawSpan {
     /// The bytes as a `String` when they are well-formed UTF-8, else nil.
     /// ASCII (checked eight bytes at a time) is copied without validating again.
     @_spi(ByteKit) public var validUTF8String: String? {
-        let isASCII = firstNonASCII == nil
-        return unsafe withUnsafeBytes { raw in
+        unsafe withUnsafeBytes { raw in
             let bytes = raw.assumingMemoryBound(to: UInt8.self)
-            if isASCII {
+            if WordScan.firstNonASCII(raw) == nil {
                 return String(copying: unsafe UTF8Span(unchecked: bytes.span, isKnownASCII: true))
             }
             guard let checked = try? UTF8Span(validating: bytes.span) else { return nil }
@@ -76,9 +65,9 @@ extension RawSpan {
 
     /// True when the bytes are well-formed UTF-8 (``validUTF8String`` without the copy).
     @_spi(ByteKit) public var isValidUTF8: Bool {
-        if firstNonASCII == nil { return true }
-        return unsafe withUnsafeBytes { raw in
-            (try? UTF8Span(validating: raw.assumingMemoryBound(to: UInt8.self).span)) != nil
+        unsafe withUnsafeBytes { raw in
+            if WordScan.firstNonASCII(raw) == nil { return true }
+            return (try? UTF8Span(validating: raw.assumingMemoryBound(to: UInt8.self).span)) != nil
         }
     }
 
@@ -93,8 +82,8 @@ extension RawSpan {
     /// The bytes as a `String` when every one is ASCII, else the offset of the first that is not.
     @inlinable @inline(__always)
     @_spi(ByteKit) public func asciiString() -> Result<String, NonASCIIByte> {
-        if let bad = firstNonASCII { return .failure(NonASCIIByte(offset: bad, byte: byte(at: bad))) }
-        return unsafe withUnsafeBytes { raw in
+        unsafe withUnsafeBytes { raw in
+            if let bad = WordScan.firstNonASCII(raw) { return .failure(NonASCIIByte(offset: bad, byte: raw[bad])) }
             // ASCII, just checked, is valid UTF-8: copied without validating again.
             let ascii = raw.assumingMemoryBound(to: UInt8.self)
             return .success(String(copying: unsafe UTF8Span(unchecked: ascii.span, isKnownASCII: true)))
