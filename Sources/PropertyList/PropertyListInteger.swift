@@ -119,3 +119,29 @@ extension PropertyListInteger: CustomStringConvertible {
         }
     }
 }
+
+extension GrowableBuffer where Element == UInt8 {
+    /// Appends the decimal digits of `integer`, as its `description` spells
+    /// them (the XML writer's `<integer>`): at most 20 digits and a sign,
+    /// written backwards into their place.
+    @_spi(ByteKit) public mutating func append(decimal integer: PropertyListInteger) {
+        var magnitude: UInt64
+        if let value = integer.int64Value {
+            if value < 0 { append(UInt8(ascii: "-")) }
+            magnitude = value.magnitude
+        } else {
+            magnitude = integer.uint64Value!
+        }
+        var digits = 1
+        var rest = magnitude / 10
+        while rest > 0 { digits += 1; rest /= 10 }
+        let start = count
+        append(repeating: UInt8(ascii: "0"), count: digits)
+        var at = start + digits
+        repeat {
+            at -= 1
+            self[at] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
+            magnitude /= 10
+        } while magnitude > 0
+    }
+}
