@@ -122,8 +122,8 @@ extension PropertyListInteger: CustomStringConvertible {
 
 extension GrowableBuffer where Element == UInt8 {
     /// Appends the decimal digits of `integer`, as its `description` spells
-    /// them (the XML writer's `<integer>`): at most 20 digits and a sign,
-    /// written backwards into their place.
+    /// them (the XML writer's `<integer>`): a sign, then at most 20 digits,
+    /// written backwards into a small array and appended at once.
     @_spi(ByteKit) public mutating func append(decimal integer: PropertyListInteger) {
         var magnitude: UInt64
         if let value = integer.int64Value {
@@ -132,16 +132,13 @@ extension GrowableBuffer where Element == UInt8 {
         } else {
             magnitude = integer.uint64Value!
         }
-        var digits = 1
-        var rest = magnitude / 10
-        while rest > 0 { digits += 1; rest /= 10 }
-        let start = count
-        append(repeating: UInt8(ascii: "0"), count: digits)
-        var at = start + digits
+        var digits = InlineArray<20, UInt8>(repeating: 0)
+        var at = digits.count
         repeat {
             at -= 1
-            self[at] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
+            digits[at] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
             magnitude /= 10
         } while magnitude > 0
+        append(digits.span.extracting(at...))
     }
 }

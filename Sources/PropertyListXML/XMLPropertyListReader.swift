@@ -28,45 +28,48 @@ public struct XMLPropertyListReader: Sendable {
 
     /// Decodes an XML property list.
     public func read(_ data: Data) throws(PropertyListError) -> PropertyListValue {
-        try read([UInt8](data))
+        try read(data.bytes)
     }
 
     /// Decodes an XML property list from bytes.
     public func read(_ bytes: [UInt8]) throws(PropertyListError) -> PropertyListValue {
-        try limits.validate()
-        // inputTooLarge
-        guard bytes.count <= limits.maxInputBytes else {
-            throw PropertyListError(.inputTooLarge, "input is \(bytes.count) bytes, over the limit of \(limits.maxInputBytes)")
-        }
-        let utf8 = try XMLInput.utf8(bytes)
-        try XMLInput.checkProlog(utf8)
-        try XMLInput.checkMarkup(utf8)
-        try XMLInput.checkLineEndings(utf8)
-        do {
-            return try parse(utf8, inputBytes: bytes.count)
-        } catch where error.code == .malformedXML {
-            // Apple's writer puts control characters raw into strings, which XML
-            // forbids and CoreFoundation reads as themselves ("Control characters
-            // in strings"): read them so, and nothing else (only after libxml2
-            // refused the document, so no other document pays for it).
-            // malformedXML stands unless every mark placed came back in a string or key.
-            guard let marked = XMLInput.markingControls(utf8),
-                  let read = try? parse(marked.bytes, inputBytes: bytes.count, restoringMarks: true),
-                  read.restoredMarks == marked.count else { throw error }
-            return read.value
-        }
+        try read(bytes.span.bytes)
     }
 
-    /// Parses checked UTF-8 with libxml2 against the plist grammar.
-    private func parse(_ utf8: [UInt8], inputBytes: Int) throws(PropertyListError) -> PropertyListValue {
-        try parse(utf8, inputBytes: inputBytes, restoringMarks: false).value
+    /// Decodes an XML property list from a span of its bytes (read in place:
+    /// only a UTF-16 document is copied, into its UTF-8).
+    public func read(_ bytes: RawSpan) throws(PropertyListError) -> PropertyListValue {
+        try limits.validate()
+        // inputTooLarge
+        guard bytes.byteCount <= limits.maxInputBytes else {
+            throw PropertyListError(.inputTooLarge, "input is \(bytes.byteCount) bytes, over the limit of \(limits.maxInputBytes)")
+        }
+        let inputBytes = bytes.byteCount
+        return try XMLInput.withUTF8(bytes.span) { (utf8) throws(PropertyListError) -> PropertyListValue in
+            try XMLInput.checkProlog(utf8)
+            try XMLInput.checkMarkup(utf8)
+            try XMLInput.checkLineEndings(utf8)
+            do throws(PropertyListError) {
+                return try parse(utf8, inputBytes: inputBytes, restoringMarks: false).value
+            } catch where error.code == .malformedXML {
+                // Apple's writer puts control characters raw into strings, which XML
+                // forbids and CoreFoundation reads as themselves ("Control characters
+                // in strings"): read them so, and nothing else (only after libxml2
+                // refused the document, so no other document pays for it).
+                // malformedXML stands unless every mark placed came back in a string or key.
+                guard let marked = XMLInput.markingControls(utf8),
+                      let read = try? parse(marked.bytes.span, inputBytes: inputBytes, restoringMarks: true),
+                      read.restoredMarks == marked.count else { throw error }
+                return read.value
+            }
+        }
     }
 
     /// Parses checked UTF-8 with libxml2 against the plist grammar; with
     /// `restoringMarks`, each string and key has its marks turned back into
     /// controls as it is built, and `restoredMarks` counts them ("Control
     /// characters in strings").
-    private func parse(_ utf8: [UInt8], inputBytes: Int,
+    private func parse(_ utf8: Span<UInt8>, inputBytes: Int,
                        restoringMarks: Bool) throws(PropertyListError) -> (value: PropertyListValue, restoredMarks: Int) {
         let parser = XMLSAXParser(grammar: PlistGrammar(limits: limits, inputBytes: inputBytes, restoringMarks: restoringMarks))
         guard parser.parse(utf8) else {

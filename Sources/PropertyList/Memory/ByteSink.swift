@@ -114,7 +114,7 @@ extension GrowableBuffer where Element == UInt8 {
     }
 
     /// `value`'s low `width` bytes, most significant first.
-    @inlinable
+    @inlinable @inline(__always)
     @_spi(ByteKit) public mutating func append(bigEndian value: UInt64, width: Int) {
         append(upTo: width) { target in
             let at = UnsafeMutableRawPointer(target.baseAddress!)

@@ -140,7 +140,8 @@ extension GrowableBuffer where Element: BitwiseCopyable {
     /// is written: the writers' appends and the adapters' C calls use it.
     @inlinable @inline(__always)
     @_spi(ByteKit) public mutating func append(upTo count: Int, initializingWith initialize: (UnsafeMutableBufferPointer<Element>) -> Int) {
-        reserve(room: count)
+        // A negative count grows nothing and fails the check of what was written.
+        if count > capacity &- used { grow(toHold: used &+ count) }
         let written = initialize(UnsafeMutableBufferPointer(start: base + used, count: count))
         precondition(written >= 0 && written <= count, "wrote past the room given")
         used += written

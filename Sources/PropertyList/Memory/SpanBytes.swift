@@ -34,6 +34,13 @@ extension RawSpan {
         unsafe withUnsafeBytes { WordScan.firstNonASCII($0) }
     }
 
+    /// The bytes as a span of `UInt8`, for the scanners that index them.
+    @inlinable
+    @_spi(ByteKit) public var span: Span<UInt8> {
+        @_lifetime(copy self)
+        get { Span(_bytes: self) }
+    }
+
     /// The bytes, copied into `Data`.
     @inlinable
     @_spi(ByteKit) public var data: Data {
