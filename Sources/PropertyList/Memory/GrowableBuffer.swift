@@ -11,8 +11,11 @@
 /// ``ScratchMemory``, so that a large buffer is reused by the next call
 /// instead of being faulted in anew.
 ///
-/// All of its raw memory access is in this file (Specs/architecture.md,
-/// "Memory").
+/// It is the one owner of its memory (Specs/architecture.md, "Memory"):
+/// only the code in this file allocates, grows, initialises, moves and frees
+/// it; anything else (``ByteSink``'s appends, an adapter's C call) writes its
+/// spare room only through ``append(upTo:initializingWith:)`` and reads its
+/// elements in bulk only through ``withElements(in:_:)``.
 @_spi(ByteKit) public struct GrowableBuffer<Element: ~Copyable>: ~Copyable {
     @usableFromInline var block: ScratchMemory.Buffer
     @usableFromInline var base: UnsafeMutablePointer<Element>
