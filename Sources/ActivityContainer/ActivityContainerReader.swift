@@ -41,52 +41,72 @@ public struct ActivityContainerReader: Sendable {
     ///
     /// - Throws: ``ActivityContainerError``, with the codes of Specs/activity-container.md.
     public func read(_ data: Data) throws(ActivityContainerError) -> ActivityContainer {
-        try inspect(data).container
+        try inspect(data.bytes).container
+    }
+
+    /// Reads a container from a span of its bytes (read in place).
+    ///
+    /// - Throws: ``ActivityContainerError``, with the codes of Specs/activity-container.md.
+    public func read(_ bytes: RawSpan) throws(ActivityContainerError) -> ActivityContainer {
+        try inspect(bytes).container
     }
 
     /// Reads a container and reports where each part lay.
     ///
     /// - Throws: ``ActivityContainerError``.
     public func inspect(_ data: Data) throws(ActivityContainerError) -> (container: ActivityContainer, details: ActivityContainerDetails) {
+        try inspect(data.bytes)
+    }
+
+    /// Reads a container from a span of its bytes (read in place) and reports
+    /// where each part lay.
+    ///
+    /// - Throws: ``ActivityContainerError``.
+    public func inspect(_ bytes: RawSpan) throws(ActivityContainerError) -> (container: ActivityContainer, details: ActivityContainerDetails) {
         // invalidLimits: a negative cap means nothing.
         guard maxBytes >= 0 else { throw ActivityContainerError(.invalidLimits, "maxBytes is \(maxBytes); limits are not negative") }
         // inputTooLarge
-        guard data.count <= maxBytes else {
-            throw ActivityContainerError(.inputTooLarge, "the packet is \(data.count) bytes, over maxBytes \(maxBytes)")
+        guard bytes.byteCount <= maxBytes else {
+            throw ActivityContainerError(.inputTooLarge, "the packet is \(bytes.byteCount) bytes, over maxBytes \(maxBytes)")
         }
-        let bytes = [UInt8](data)
         // truncated: at least the 4-byte header.
-        guard bytes.count >= 4 else {
-            throw ActivityContainerError(.truncated, "a container has a 4-byte header; the input is \(bytes.count) bytes", at: .byteOffset(0))
+        guard bytes.byteCount >= 4 else {
+            throw ActivityContainerError(.truncated, "a container has a 4-byte header; the input is \(bytes.byteCount) bytes", at: .byteOffset(0))
         }
-        var headerReader = ByteReader(bytes.span.bytes)
-        let header = headerReader.readLittleEndian(UInt32.self)!
+        var headerReader = ByteReader(bytes)
+        let header = headerReader.readInteger(endianness: .little, as: UInt32.self)!
         let layout = ActivityContainerLayout.self
         // badContainerHeader: 0x1, 0x101 or 0xF.
         guard header == layout.activityHeader || header == layout.compressedActivityHeader || header == layout.errorHeader else {
             throw ActivityContainerError(.badContainerHeader, "header 0x\(String(header, radix: 16, uppercase: true)) is not 0x1, 0x101 or 0xF", at: .byteOffset(0))
         }
-        var packet = bytes
-        var compressedBytes: Int?
-        if header & layout.compressedBit != 0 {
-            compressedBytes = bytes.count - 4
-            let inflated = Bzip2.inflate(bytes.span.bytes.extracting(4...), cap: maxBytes - 4)
-            switch inflated {
-            case .success(let fields):
-                packet = Array(bytes[0..<4]) + fields
-            case .failure(.tooLarge):
-                // inflatedTooLarge: the cap is checked while inflating.
-                throw ActivityContainerError(.inflatedTooLarge, "the compressed fields inflate past \(maxBytes - 4) bytes (maxBytes \(maxBytes))", at: .byteOffset(4))
-            case .failure(.corrupt(_, let reason)):
-                // badCompression: exactly one whole bzip2 stream.
-                throw ActivityContainerError(.badCompression, reason, at: .byteOffset(4))
-            }
+        guard header & layout.compressedBit != 0 else {
+            return try Self.fields(of: bytes, header: header, compressedBytes: nil)
         }
+        switch Bzip2.inflate(bytes.extracting(4...), cap: maxBytes - 4) {
+        case .success(let fields):
+            // The fields are read after the header, as in an uncompressed packet.
+            let packet = bytes.extracting(0..<4).array + fields
+            return try Self.fields(of: packet.span.bytes, header: header, compressedBytes: bytes.byteCount - 4)
+        case .failure(.tooLarge):
+            // inflatedTooLarge: the cap is checked while inflating.
+            throw ActivityContainerError(.inflatedTooLarge, "the compressed fields inflate past \(maxBytes - 4) bytes (maxBytes \(maxBytes))", at: .byteOffset(4))
+        case .failure(.corrupt(_, let reason)):
+            // badCompression: exactly one whole bzip2 stream.
+            throw ActivityContainerError(.badCompression, reason, at: .byteOffset(4))
+        }
+    }
+
+    /// The fields of `packet` (the header, then the fields, inflated if they
+    /// were compressed), checked and read.
+    private static func fields(of packet: RawSpan, header: UInt32, compressedBytes: Int?) throws(ActivityContainerError)
+        -> (container: ActivityContainer, details: ActivityContainerDetails) {
+        let layout = ActivityContainerLayout.self
         let isError = header == layout.errorHeader
         let names = isError ? ["error"] : layout.activityFieldNames
         var fields: [ActivityContainerDetails.Field] = []
-        var values: [[UInt8]?] = []
-        var reader = ByteReader(packet.span.bytes, offset: 4)
+        var values: [Data?] = []
+        var reader = ByteReader(packet, offset: 4)
         for (position, name) in names.enumerated() {
             let offset = reader.offset
             let path = PropertyListKeyPath([.key(name)])
@@ -95,7 +115,7 @@ public struct ActivityContainerReader: Sendable {
                 throw ActivityContainerError(.badFieldCount, "the packet ends after \(position) of its \(names.count) fields", at: .byteOffset(offset), keyPath: path)
             }
             // truncated: a field word is 4 bytes.
-            guard let word = reader.readLittleEndian(UInt32.self) else {
+            guard let word = reader.readInteger(endianness: .little, as: UInt32.self) else {
                 throw ActivityContainerError(.truncated, "the packet ends inside field \(position + 1)'s word", at: .byteOffset(offset), keyPath: path)
             }
             let length = Int(word & 0xFF_FFFF)
@@ -115,25 +135,25 @@ public struct ActivityContainerReader: Sendable {
                                              at: .byteOffset(offset), keyPath: path)
             }
             fields.append(.init(number: position + 1, name: name, range: (offset + 4)..<reader.offset))
-            values.append(field.array)
+            values.append(field.data)
         }
         // trailingBytes: nothing after the last field.
         guard reader.isAtEnd else {
             throw ActivityContainerError(.trailingBytes, "\(reader.remaining) bytes follow the last field", at: .byteOffset(reader.offset))
         }
-        let details = ActivityContainerDetails(header: header, compressedBytes: compressedBytes, inflatedBytes: packet.count, fields: fields)
+        let details = ActivityContainerDetails(header: header, compressedBytes: compressedBytes, inflatedBytes: packet.byteCount, fields: fields)
         if isError {
             // badFieldCount: an error packet's one field is present.
             guard let archive = values[0] else {
                 throw ActivityContainerError(.badFieldCount, "an error packet's field is absent", at: .byteOffset(4), keyPath: PropertyListKeyPath([.key("error")]))
             }
-            return (.errorPacket(Data(archive)), details)
+            return (.errorPacket(archive), details)
         }
         return (.activity(try Self.record(values, fields)), details)
     }
 
     /// The record of an activity's five fields.
-    private static func record(_ values: [[UInt8]?], _ fields: [ActivityContainerDetails.Field]) throws(ActivityContainerError) -> ActivityRecord {
+    private static func record(_ values: [Data?], _ fields: [ActivityContainerDetails.Field]) throws(ActivityContainerError) -> ActivityRecord {
         func text(_ index: Int) throws(ActivityContainerError) -> String? {
             guard let bytes = values[index] else { return nil }
             // invalidUTF8: the title and the web page URL are UTF-8.
@@ -153,14 +173,14 @@ public struct ActivityContainerReader: Sendable {
             }
         }
         let info = try Self.info(values[2], at: fields[2].range?.lowerBound ?? 4)
-        return ActivityRecord(activityType: info.type, teamID: info.teamID, title: title, userInfo: values[1].map { Data($0) },
+        return ActivityRecord(activityType: info.type, teamID: info.teamID, title: title, userInfo: values[1],
                               persistentID: info.persistentID, targetContentID: info.targetContentID,
-                              webpageURL: webpageURL, streamsEndpoint: values[4].map { Data($0) })
+                              webpageURL: webpageURL, streamsEndpoint: values[4])
     }
 
     /// The JSON field: one object, string values, known keys only, each once;
     /// `teamID` and `type` present; `persistentID` and `targetContentID` not empty when present.
-    private static func info(_ bytes: [UInt8]?, at start: Int) throws(ActivityContainerError)
+    private static func info(_ bytes: Data?, at start: Int) throws(ActivityContainerError)
         -> (teamID: String, type: String, persistentID: String?, targetContentID: String?) {
         let path = PropertyListKeyPath([.key("info")])
         func invalid(_ reason: String) -> ActivityContainerError {

@@ -112,7 +112,7 @@ package struct MPTape {
             return objects <= limits.maxObjects && expanded <= budget
         }
         var input = ByteReader(bytes.span.bytes)
-        guard input.readBigEndian(UInt32.self) == 0x4D50_0305, let top = input.byte(at: 4),
+        guard input.readInteger(as: UInt32.self) == 0x4D50_0305, let top = input.getByte(at: 4),
               (0x80...0x8F).contains(top) || top == 0xDE || top == 0xDF else { return nil }
         // Every value and key takes at least a byte.
         nodes.reserveCapacity(min(bytes.count, 4_096))
@@ -182,9 +182,9 @@ package struct MPTape {
     private static func stringLength(_ marker: UInt8, _ input: inout ByteReader) -> Int? {
         switch marker {
         case 0xA0...0xBF: Int(marker & 0x1F)
-        case 0xD9: input.readBigEndian(width: 1).map(Int.init)
-        case 0xDA: input.readBigEndian(width: 2).map(Int.init)
-        case 0xDB: input.readBigEndian(width: 4).map(Int.init)
+        case 0xD9: input.readInteger(width: 1).map(Int.init)
+        case 0xDA: input.readInteger(width: 2).map(Int.init)
+        case 0xDB: input.readInteger(width: 4).map(Int.init)
         default: nil
         }
     }
@@ -204,10 +204,10 @@ package struct MPTape {
         case 0x90...0x9F:
             (node.kind, members) = (.array, Int(marker & 0x0F))
         case 0xDE, 0xDF:
-            guard let count = input.readBigEndian(width: marker == 0xDE ? 2 : 4) else { return nil }
+            guard let count = input.readInteger(width: marker == 0xDE ? 2 : 4) else { return nil }
             (node.kind, members) = (.map, Int(count))
         case 0xDC, 0xDD:
-            guard let count = input.readBigEndian(width: marker == 0xDC ? 2 : 4) else { return nil }
+            guard let count = input.readInteger(width: marker == 0xDC ? 2 : 4) else { return nil }
             (node.kind, members) = (.array, Int(count))
         case 0xA0...0xBF, 0xD9, 0xDA, 0xDB:
             guard let length = stringLength(marker, &input), let text = input.readBytes(length), text.isValidUTF8 else { return nil }
@@ -217,28 +217,28 @@ package struct MPTape {
         case 0xC2, 0xC3:
             (node.kind, node.bits) = (.bool, marker == 0xC3 ? 1 : 0)
         case 0xC4, 0xC5, 0xC6:
-            guard let length = input.readBigEndian(width: marker == 0xC4 ? 1 : marker == 0xC5 ? 2 : 4).map(Int.init),
+            guard let length = input.readInteger(width: marker == 0xC4 ? 1 : marker == 0xC5 ? 2 : 4).map(Int.init),
                   input.skip(length) else { return nil }
             (node.kind, node.start, node.length) = (.data, Int32(input.offset - length), Int32(length))
         case 0xCA:
-            guard let bits = input.readBigEndian(UInt32.self) else { return nil }
+            guard let bits = input.readInteger(as: UInt32.self) else { return nil }
             (node.kind, node.bits) = (.real, Double(Float(bitPattern: bits)).bitPattern)
         case 0xCB:
-            guard let bits = input.readBigEndian(UInt64.self) else { return nil }
+            guard let bits = input.readInteger(as: UInt64.self) else { return nil }
             (node.kind, node.bits) = (.real, bits)
         case 0xCC, 0xCD, 0xCE, 0xCF:
-            guard let value = input.readBigEndian(width: 1 << Int(marker - 0xCC)) else { return nil }
+            guard let value = input.readInteger(width: 1 << Int(marker - 0xCC)) else { return nil }
             (node.kind, node.bits) = (.unsigned, value)
         case 0xD0, 0xD1, 0xD2, 0xD3:
             let width = 1 << Int(marker - 0xD0)
-            guard let raw = input.readBigEndian(width: width) else { return nil }
+            guard let raw = input.readInteger(width: width) else { return nil }
             let shift = UInt64(64 - 8 * width)
             (node.kind, node.bits) = (.signed, UInt64(bitPattern: Int64(bitPattern: raw << shift) >> Int64(shift)))
         case 0xD8:
             guard input.readByte() == 1, input.skip(16) else { return nil }
             (node.kind, node.start, node.length) = (.uuid, Int32(input.offset - 16), 16)
         case 0xD7:
-            guard input.readByte() == 3, let bits = input.readLittleEndian(UInt64.self),
+            guard input.readByte() == 3, let bits = input.readInteger(endianness: .little, as: UInt64.self),
                   PropertyListValue.isValidDate(Double(bitPattern: bits)) else { return nil }
             (node.kind, node.bits) = (.date, bits)
         case 0xC7:

@@ -179,7 +179,7 @@ private struct MPDecoder: ~Copyable, ~Escapable {
     /// A big-endian unsigned integer of `width` bytes.
     @inline(__always)
     private mutating func bigEndian(_ width: Int, for start: Int) throws(UserInfoError) -> UInt64 {
-        guard let value = input.readBigEndian(width: width) else {
+        guard let value = input.readInteger(width: width) else {
             throw failure(.truncated, "the input ends inside the value (\(width) more bytes needed at offset \(offset), \(input.remaining) left)", at: start)
         }
         return value
@@ -191,7 +191,7 @@ private struct MPDecoder: ~Copyable, ~Escapable {
         // badMagic / truncated / unsupportedMPVersion: "MP", then 03 05.
         let magic: [UInt8] = [0x4D, 0x50]
         for (position, expected) in magic.enumerated() {
-            guard let byte = input.byte(at: position) else {
+            guard let byte = input.getByte(at: position) else {
                 throw failure(.truncated, "the input ends inside the MP header (\(input.count) bytes)", at: 0)
             }
             guard byte == expected else {
@@ -206,7 +206,7 @@ private struct MPDecoder: ~Copyable, ~Escapable {
         }
         _ = input.skip(4)
         // notDictionary: the top value is a map.
-        guard let top = input.byte(at: offset) else { throw failure(.truncated, "the input ends after the MP header", at: 4) }
+        guard let top = input.getByte(at: offset) else { throw failure(.truncated, "the input ends after the MP header", at: 4) }
         guard (0x80...0x8F).contains(top) || top == 0xDE || top == 0xDF else {
             throw failure(.notDictionary, "the top value is not a map (marker \(Hex.upper(top)))", at: 4)
         }
@@ -238,7 +238,7 @@ private struct MPDecoder: ~Copyable, ~Escapable {
             case .url where frames[depth - 1].position == 0:
                 // badExtension: a URL's base is a URL extension (C7 04 or C7 05).
                 let baseStart = offset
-                guard let marker = input.byte(at: baseStart), let type = input.byte(at: baseStart + 1) else {
+                guard let marker = input.getByte(at: baseStart), let type = input.getByte(at: baseStart + 1) else {
                     throw failure(.truncated, "the input ends inside a URL's base", at: frames[depth - 1].start)
                 }
                 guard marker == 0xC7,
@@ -479,7 +479,7 @@ private struct MPDecoder: ~Copyable, ~Escapable {
             return try deliver(.uuid(bytes.uuid!))
         case (0xD7, .date):
             // The seconds since 2001 as a little-endian double (observed).
-            guard let bits = input.readLittleEndian(UInt64.self) else {
+            guard let bits = input.readInteger(endianness: .little, as: UInt64.self) else {
                 throw failure(.truncated, "the input ends inside the value (8 more bytes needed at offset \(offset), \(input.remaining) left)", at: start)
             }
             let seconds = Double(bitPattern: bits)

@@ -175,7 +175,7 @@ extension CivilTime {
         // The part after the year: -MM-DDTHH:MM:SSZ, 16 bytes.
         guard bytes.count >= 20, bytes.count <= 32 else { return nil }
         let rest = bytes.extracting((bytes.count - 16)...)
-        let yearText = bytes.extracting(..<(bytes.count - 16)).decodedString
+        let yearText = bytes.extracting(..<(bytes.count - 16)).bytes.decodedString
         guard rest[0] == UInt8(ascii: "-"), rest[3] == UInt8(ascii: "-"), rest[6] == UInt8(ascii: "T"),
               rest[9] == UInt8(ascii: ":"), rest[12] == UInt8(ascii: ":"), rest[15] == UInt8(ascii: "Z"),
               let year = Int(yearText), appleYear(year) == yearText,

@@ -119,3 +119,26 @@ extension PropertyListInteger: CustomStringConvertible {
         }
     }
 }
+
+extension GrowableBuffer where Element == UInt8 {
+    /// Appends the decimal digits of `integer`, as its `description` spells
+    /// them (the XML writer's `<integer>`): a sign, then at most 20 digits,
+    /// written backwards into a small array and appended at once.
+    @_spi(ByteKit) public mutating func append(decimal integer: PropertyListInteger) {
+        var magnitude: UInt64
+        if let value = integer.int64Value {
+            if value < 0 { append(UInt8(ascii: "-")) }
+            magnitude = value.magnitude
+        } else {
+            magnitude = integer.uint64Value!
+        }
+        var digits = InlineArray<20, UInt8>(repeating: 0)
+        var at = digits.count
+        repeat {
+            at -= 1
+            digits[at] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
+            magnitude /= 10
+        } while magnitude > 0
+        append(digits.span.extracting(at...))
+    }
+}

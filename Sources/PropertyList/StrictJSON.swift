@@ -1,10 +1,11 @@
+package import FoundationEssentials
 
 /// A strict RFC 8259 JSON parser for typed JSON: UTF-8 only (a leading BOM is
 /// skipped), no comments, no trailing commas, no duplicate object keys, no
 /// unescaped control characters, no lone surrogates, one value and nothing
 /// after it, nesting bounded. Every node keeps its line and column so that
 /// errors can say where. See `Specs/typed-json.md`, "Reading".
-package struct StrictJSON {
+package struct StrictJSON: ~Escapable {
     /// A parsed JSON value with the place it starts.
     package indirect enum Node {
         case object([(key: String, value: Node)], at: Position)
@@ -45,30 +46,55 @@ package struct StrictJSON {
         package var position: Position
     }
 
-    private let bytes: [UInt8]
-    private var offset = 0
+    /// The input, read through the kit's one reader: its cursor is the parse position.
+    private var input: ByteReader
     private var line = 1
     private var lineStart = 0
     private let maxDepth: Int
     private let maxStringBytes: Int
 
-    /// Parses one JSON document.
-    package static func parse(_ bytes: [UInt8], maxDepth: Int, maxStringBytes: Int) throws(Failure) -> Node {
-        var parser = StrictJSON(bytes: bytes, maxDepth: maxDepth, maxStringBytes: maxStringBytes)
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.offset = 3; parser.lineStart = 3 }
+    /// Parses one JSON document from a span of its bytes.
+    package static func parse(_ bytes: RawSpan, maxDepth: Int, maxStringBytes: Int) throws(Failure) -> Node {
+        var parser = StrictJSON(bytes, maxDepth: maxDepth, maxStringBytes: maxStringBytes)
+        if parser.input.getByte(at: 0) == 0xEF, parser.input.getByte(at: 1) == 0xBB, parser.input.getByte(at: 2) == 0xBF {
+            _ = parser.input.skip(3)
+            parser.lineStart = 3
+        }
         parser.skipWhitespace()
         let node = try parser.document()
         parser.skipWhitespace()
-        guard parser.offset == bytes.count else {
+        guard parser.input.isAtEnd else {
             throw parser.failure("text after the JSON value")
         }
         return node
     }
 
-    private init(bytes: [UInt8], maxDepth: Int, maxStringBytes: Int) {
-        self.bytes = bytes
+    /// Parses one JSON document.
+    package static func parse(_ bytes: [UInt8], maxDepth: Int, maxStringBytes: Int) throws(Failure) -> Node {
+        try parse(bytes.span.bytes, maxDepth: maxDepth, maxStringBytes: maxStringBytes)
+    }
+
+    /// Parses one JSON document.
+    package static func parse(_ data: Data, maxDepth: Int, maxStringBytes: Int) throws(Failure) -> Node {
+        try parse(data.bytes, maxDepth: maxDepth, maxStringBytes: maxStringBytes)
+    }
+
+    @_lifetime(copy bytes)
+    private init(_ bytes: RawSpan, maxDepth: Int, maxStringBytes: Int) {
+        self.input = ByteReader(bytes)
         self.maxDepth = maxDepth
         self.maxStringBytes = maxStringBytes
+    }
+
+    /// The offset of the next byte.
+    private var offset: Int { input.offset }
+    /// The byte at the cursor, nil at the end.
+    private var current: UInt8? { input.getByte(at: input.offset) }
+
+    /// Moves past `count` bytes the caller has seen.
+    private mutating func advance(_ count: Int = 1) {
+        let moved = input.skip(count)
+        assert(moved, "advanced past the end")
     }
 
     private var position: Position { Position(line: line, column: offset - lineStart + 1) }
@@ -78,10 +104,10 @@ package struct StrictJSON {
     }
 
     private mutating func skipWhitespace() {
-        while offset < bytes.count {
-            switch bytes[offset] {
-            case 0x20, 0x09, 0x0D: offset += 1
-            case 0x0A: offset += 1; line += 1; lineStart = offset
+        while let byte = current {
+            switch byte {
+            case 0x20, 0x09, 0x0D: advance()
+            case 0x0A: advance(); line += 1; lineStart = offset
             default: return
             }
         }
@@ -106,15 +132,15 @@ package struct StrictJSON {
         while true {
             // A value starts here, at depth `stack.count`.
             guard stack.count <= maxDepth else { throw failure("JSON nests deeper than \(maxDepth)", .depthLimitExceeded) }
-            guard offset < bytes.count else { throw failure("the JSON ends where a value should start") }
+            guard let first = current else { throw failure("the JSON ends where a value should start") }
             let start = position
             var node: Node
-            switch bytes[offset] {
+            switch first {
             case UInt8(ascii: "{"):
-                offset += 1
+                advance()
                 skipWhitespace()
-                if offset < bytes.count, bytes[offset] == UInt8(ascii: "}") {
-                    offset += 1
+                if current == UInt8(ascii: "}") {
+                    advance()
                     node = .object([], at: start)
                 } else {
                     stack.append(Frame(start: start, isObject: true))
@@ -122,10 +148,10 @@ package struct StrictJSON {
                     continue
                 }
             case UInt8(ascii: "["):
-                offset += 1
+                advance()
                 skipWhitespace()
-                if offset < bytes.count, bytes[offset] == UInt8(ascii: "]") {
-                    offset += 1
+                if current == UInt8(ascii: "]") {
+                    advance()
                     node = .array([], at: start)
                 } else {
                     stack.append(Frame(start: start, isObject: false))
@@ -136,7 +162,7 @@ package struct StrictJSON {
             case UInt8(ascii: "f"): try literal("false"); node = .bool(false, at: start)
             case UInt8(ascii: "n"): try literal("null"); node = .null(at: start)
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): node = .number(try number(), at: start)
-            default: throw failure("unexpected character '\(Self.show(bytes[offset]))'")
+            default: throw failure("unexpected character '\(Self.show(first))'")
             }
             // Hand the value to its container; close every container that ends here.
             while let top = stack.indices.last {
@@ -146,24 +172,24 @@ package struct StrictJSON {
                     stack[top].elements.append(node)
                 }
                 skipWhitespace()
-                guard offset < bytes.count else {
+                guard let next = current else {
                     throw failure(stack[top].isObject ? "the JSON ends inside an object" : "the JSON ends inside an array")
                 }
-                if bytes[offset] == UInt8(ascii: ",") {
-                    offset += 1
+                if next == UInt8(ascii: ",") {
+                    advance()
                     skipWhitespace()
                     if stack[top].isObject { try memberKey(&stack[top]) }
                     break
                 }
                 let frame = stack.removeLast()
                 if frame.isObject {
-                    guard bytes[offset] == UInt8(ascii: "}") else { throw failure("expected ',' or '}'") }
+                    guard next == UInt8(ascii: "}") else { throw failure("expected ',' or '}'") }
                     node = .object(frame.members, at: frame.start)
                 } else {
-                    guard bytes[offset] == UInt8(ascii: "]") else { throw failure("expected ',' or ']'") }
+                    guard next == UInt8(ascii: "]") else { throw failure("expected ',' or ']'") }
                     node = .array(frame.elements, at: frame.start)
                 }
-                offset += 1
+                advance()
             }
             if stack.isEmpty { return node }
         }
@@ -171,7 +197,7 @@ package struct StrictJSON {
 
     /// An object member's key and colon, up to where its value starts.
     private mutating func memberKey(_ frame: inout Frame) throws(Failure) {
-        guard offset < bytes.count, bytes[offset] == UInt8(ascii: "\"") else { throw failure("expected a string key") }
+        guard current == UInt8(ascii: "\"") else { throw failure("expected a string key") }
         let keyPosition = position
         let key = try string()
         // duplicateKey: JSON objects name each key once (compared by scalars):
@@ -187,56 +213,58 @@ package struct StrictJSON {
             throw Failure(code: .duplicateKey, reason: "key \"\(key)\" appears more than once", position: keyPosition)
         }
         skipWhitespace()
-        guard offset < bytes.count, bytes[offset] == UInt8(ascii: ":") else { throw failure("expected ':' after a key") }
-        offset += 1
+        guard current == UInt8(ascii: ":") else { throw failure("expected ':' after a key") }
+        advance()
         skipWhitespace()
         frame.key = key
     }
 
-    private mutating func literal(_ word: String) throws(Failure) {
-        let expected = Array(word.utf8)
-        guard bytes[offset...].starts(with: expected) else { throw failure("expected \(word)") }
-        offset += expected.count
+    /// True when the bytes at the cursor spell `word` (ASCII).
+    private func lookingAt(_ word: StaticString) -> Bool {
+        let text = word.utf8Start
+        for k in 0..<word.utf8CodeUnitCount where input.getByte(at: offset + k) != text[k] { return false }
+        return true
+    }
+
+    private mutating func literal(_ word: StaticString) throws(Failure) {
+        guard lookingAt(word) else { throw failure("expected \(word)") }
+        advance(word.utf8CodeUnitCount)
+    }
+
+    /// The bytes at `range` as a string when they are valid UTF-8 (a string's raw bytes must be).
+    private func validText(_ range: Range<Int>) throws(Failure) -> String {
+        guard let text = input.bytes.extracting(range).validUTF8String else {
+            throw Failure(code: .invalidJSON, reason: "a string is not valid UTF-8", position: position)
+        }
+        return text
     }
 
     /// A string literal at `offset` (which holds the opening quote).
     private mutating func string() throws(Failure) -> String {
-        offset += 1
+        advance()
         var scalars = String.UnicodeScalarView()
         var runStart = offset
         var byteCount = 0
-        func flush(_ parser: StrictJSON, _ scalars: inout String.UnicodeScalarView, _ from: Int, _ to: Int) throws(Failure) {
-            guard from < to else { return }
-            // Raw bytes must be valid UTF-8.
-            guard let text = String(validating: parser.bytes[from..<to], as: UTF8.self) else {
-                throw Failure(code: .invalidJSON, reason: "a string is not valid UTF-8", position: parser.position)
-            }
-            scalars.append(contentsOf: text.unicodeScalars)
-        }
         while true {
-            guard offset < bytes.count else { throw failure("the JSON ends inside a string") }
-            let byte = bytes[offset]
+            guard let byte = current else { throw failure("the JSON ends inside a string") }
             byteCount += 1
             guard byteCount <= maxStringBytes else { throw failure("a string is longer than \(maxStringBytes) bytes", .stringLimitExceeded) }
             switch byte {
             case UInt8(ascii: "\""):
                 // No escape met: the string is its raw bytes, validated once.
                 if scalars.isEmpty {
-                    guard let text = String(validating: bytes[runStart..<offset], as: UTF8.self) else {
-                        throw Failure(code: .invalidJSON, reason: "a string is not valid UTF-8", position: position)
-                    }
-                    offset += 1
+                    let text = try validText(runStart..<offset)
+                    advance()
                     return text
                 }
-                try flush(self, &scalars, runStart, offset)
-                offset += 1
+                if runStart < offset { scalars.append(contentsOf: try validText(runStart..<offset).unicodeScalars) }
+                advance()
                 return String(scalars)
             case UInt8(ascii: "\\"):
-                try flush(self, &scalars, runStart, offset)
-                offset += 1
-                guard offset < bytes.count else { throw failure("the JSON ends inside an escape") }
-                let escape = bytes[offset]
-                offset += 1
+                if runStart < offset { scalars.append(contentsOf: try validText(runStart..<offset).unicodeScalars) }
+                advance()
+                guard let escape = current else { throw failure("the JSON ends inside an escape") }
+                advance()
                 switch escape {
                 case UInt8(ascii: "\""): scalars.append("\"")
                 case UInt8(ascii: "\\"): scalars.append("\\")
@@ -249,10 +277,10 @@ package struct StrictJSON {
                 case UInt8(ascii: "u"):
                     let unit = try hex4()
                     if (0xD800...0xDBFF).contains(unit) {
-                        guard bytes[offset...].starts(with: [UInt8(ascii: "\\"), UInt8(ascii: "u")]) else {
+                        guard lookingAt("\\u") else {
                             throw failure("a high surrogate escape is not followed by a low one")
                         }
-                        offset += 2
+                        advance(2)
                         let low = try hex4()
                         guard (0xDC00...0xDFFF).contains(low) else { throw failure("a high surrogate escape is not followed by a low one") }
                         scalars.append(Unicode.Scalar(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00))!)
@@ -267,16 +295,16 @@ package struct StrictJSON {
             case 0x00..<0x20:
                 throw failure("an unescaped control character in a string")
             default:
-                offset += 1
+                advance()
             }
         }
     }
 
     private mutating func hex4() throws(Failure) -> UInt32 {
-        guard offset + 4 <= bytes.count else { throw failure("a \\u escape needs four hex digits") }
+        guard input.remaining >= 4 else { throw failure("a \\u escape needs four hex digits") }
         var value: UInt32 = 0
         for _ in 0..<4 {
-            let byte = bytes[offset]
+            let byte = current!
             let digit: UInt8
             switch byte {
             case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
@@ -285,32 +313,34 @@ package struct StrictJSON {
             default: throw failure("a \\u escape needs four hex digits")
             }
             value = value << 4 | UInt32(digit)
-            offset += 1
+            advance()
         }
         return value
+    }
+
+    /// Moves past the digits at the cursor; how many there were.
+    private mutating func digits() -> Int {
+        let from = offset
+        while let byte = current, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) { advance() }
+        return offset - from
     }
 
     /// A number per the JSON grammar, kept as text.
     private mutating func number() throws(Failure) -> String {
         let start = offset
-        func digits(_ parser: inout StrictJSON) -> Int {
-            let from = parser.offset
-            while parser.offset < parser.bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(parser.bytes[parser.offset]) { parser.offset += 1 }
-            return parser.offset - from
+        if current == UInt8(ascii: "-") { advance() }
+        guard let first = current else { throw failure("a number without digits") }
+        if first == UInt8(ascii: "0") { advance() } else if digits() == 0 { throw failure("a number without digits") }
+        if current == UInt8(ascii: ".") {
+            advance()
+            guard digits() > 0 else { throw failure("a number with no digits after '.'") }
         }
-        if bytes[offset] == UInt8(ascii: "-") { offset += 1 }
-        guard offset < bytes.count else { throw failure("a number without digits") }
-        if bytes[offset] == UInt8(ascii: "0") { offset += 1 } else if digits(&self) == 0 { throw failure("a number without digits") }
-        if offset < bytes.count, bytes[offset] == UInt8(ascii: ".") {
-            offset += 1
-            guard digits(&self) > 0 else { throw failure("a number with no digits after '.'") }
+        if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
+            advance()
+            if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { advance() }
+            guard digits() > 0 else { throw failure("a number with no exponent digits") }
         }
-        if offset < bytes.count, bytes[offset] == UInt8(ascii: "e") || bytes[offset] == UInt8(ascii: "E") {
-            offset += 1
-            if offset < bytes.count, bytes[offset] == UInt8(ascii: "+") || bytes[offset] == UInt8(ascii: "-") { offset += 1 }
-            guard digits(&self) > 0 else { throw failure("a number with no exponent digits") }
-        }
-        return String(decoding: bytes[start..<offset], as: UTF8.self)
+        return input.bytes.extracting(start..<offset).decodedString
     }
 
     private static func show(_ byte: UInt8) -> String {

@@ -15,6 +15,12 @@ public enum TextEncoding: String, Sendable, Hashable, CaseIterable {
 
     /// The encoding that `bytes` announce by their byte-order mark (UTF-8 without
     /// one), and the mark's length.
+    public static func detect(_ bytes: RawSpan) -> (encoding: TextEncoding, markLength: Int) {
+        detect(bytes.extracting(first: 3).array)
+    }
+
+    /// The encoding that `bytes` announce by their byte-order mark (UTF-8 without
+    /// one), and the mark's length.
     public static func detect(_ bytes: some Collection<UInt8>) -> (encoding: TextEncoding, markLength: Int) {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { return (.utf8WithByteOrderMark, 3) }
         if bytes.starts(with: [0xFF, 0xFE]) { return (.utf16LittleEndian, 2) }
@@ -37,29 +43,24 @@ public enum TextEncoding: String, Sendable, Hashable, CaseIterable {
     /// every text that is not Unicode) for ill-formed UTF-8, UTF-16 of an odd
     /// number of bytes, or an unpaired surrogate, with its byte offset.
     public static func decode(_ bytes: [UInt8]) throws(PropertyListError) -> String {
+        try decode(bytes.span.bytes)
+    }
+
+    /// The text of a span of bytes, as the array overload reads it.
+    public static func decode(_ bytes: RawSpan) throws(PropertyListError) -> String {
         let (encoding, markLength) = detect(bytes)
         switch encoding {
         case .utf8, .utf8WithByteOrderMark:
-            let body = Array(bytes[markLength...])
-            do {
-                return String(copying: try UTF8Span(validating: body.span))
-            } catch {
-                throw PropertyListError(.invalidUTF8, "the text is neither UTF-8 nor UTF-16 with a byte-order mark",
-                                        at: .byteOffset(markLength + error.byteOffsets.lowerBound))
-            }
+            return String(copying: try checkedUTF8(bytes, markLength: markLength))
         case .utf16LittleEndian, .utf16BigEndian:
-            guard bytes.count % 2 == 0 else {
-                throw PropertyListError(.invalidUTF8, "UTF-16 text of an odd number of bytes", at: .byteOffset(bytes.count - 1))
+            guard bytes.byteCount % 2 == 0 else {
+                throw PropertyListError(.invalidUTF8, "UTF-16 text of an odd number of bytes", at: .byteOffset(bytes.byteCount - 1))
             }
-            let little = encoding == .utf16LittleEndian
+            let endianness: Endianness = encoding == .utf16LittleEndian ? .little : .big
             var units: [UInt16] = []
-            units.reserveCapacity(bytes.count / 2 - 1)
-            var index = 2
-            while index < bytes.count {
-                let (a, b) = (UInt16(bytes[index]), UInt16(bytes[index + 1]))
-                units.append(little ? b << 8 | a : a << 8 | b)
-                index += 2
-            }
+            units.reserveCapacity(bytes.byteCount / 2 - 1)
+            var reader = ByteReader(bytes, offset: 2)
+            while let unit = reader.readInteger(endianness: endianness, as: UInt16.self) { units.append(unit) }
             var text = ""
             text.reserveCapacity(units.count)
             var decoder = UTF16()
@@ -76,6 +77,19 @@ public enum TextEncoding: String, Sendable, Hashable, CaseIterable {
                     throw PropertyListError(.invalidUTF8, "UTF-16 text with an unpaired surrogate", at: .byteOffset(2 + 2 * unitOffset))
                 }
             }
+        }
+    }
+
+    /// The UTF-8 text after a byte-order mark of `markLength` bytes, checked
+    /// (``ErrorCode/invalidUTF8`` at the first byte that is not UTF-8): what
+    /// `decode` makes a string of, for a reader that reads it in place.
+    @_lifetime(copy bytes)
+    package static func checkedUTF8(_ bytes: RawSpan, markLength: Int) throws(PropertyListError) -> UTF8Span {
+        do {
+            return try UTF8Span(validating: bytes.extracting(markLength...).span)
+        } catch {
+            throw PropertyListError(.invalidUTF8, "the text is neither UTF-8 nor UTF-16 with a byte-order mark",
+                                    at: .byteOffset(markLength + error.byteOffsets.lowerBound))
         }
     }
 

@@ -22,7 +22,14 @@ public struct OpenStepReader: Sendable {
     ///
     /// - Throws: ``PropertyListError`` with the codes of Specs/openstep.md.
     public func read(_ data: Data) throws(PropertyListError) -> PropertyListValue {
-        try readText([UInt8](data)).value
+        try readText(data.bytes).value
+    }
+
+    /// Reads one OpenStep property list or `.strings` file from a span of its bytes.
+    ///
+    /// - Throws: ``PropertyListError`` with the codes of Specs/openstep.md.
+    public func read(_ bytes: RawSpan) throws(PropertyListError) -> PropertyListValue {
+        try readText(bytes).value
     }
 
     /// A text as read: its value, how it was encoded, and whether it is a
@@ -46,45 +53,74 @@ public struct OpenStepReader: Sendable {
     ///
     /// - Throws: ``PropertyListError`` with the codes of Specs/openstep.md.
     public func readText(_ bytes: [UInt8]) throws(PropertyListError) -> Reading {
+        try readText(bytes.span.bytes)
+    }
+
+    /// Reads one OpenStep property list or `.strings` file from a span of its
+    /// bytes, and tells how it was written. UTF-8 is read in place; UTF-16 is
+    /// decoded (``TextEncoding``), and its UTF-8 read.
+    ///
+    /// - Throws: ``PropertyListError`` with the codes of Specs/openstep.md.
+    public func readText(_ bytes: RawSpan) throws(PropertyListError) -> Reading {
         try limits.validate()
         // inputTooLarge
-        guard bytes.count <= limits.maxInputBytes else {
-            throw PropertyListError(.inputTooLarge, "the input is \(bytes.count) bytes, over maxInputBytes \(limits.maxInputBytes)")
+        guard bytes.byteCount <= limits.maxInputBytes else {
+            throw PropertyListError(.inputTooLarge, "the input is \(bytes.byteCount) bytes, over maxInputBytes \(limits.maxInputBytes)")
         }
-        var parser = OpenStepParser(scalars: try Self.scalars(of: bytes), limits: limits, inputBytes: bytes.count)
+        let (encoding, markLength) = TextEncoding.detect(bytes)
+        switch encoding {
+        case .utf8, .utf8WithByteOrderMark:
+            // invalidUTF8: the text is checked whole before it is read.
+            _ = try TextEncoding.checkedUTF8(bytes, markLength: markLength)
+            return try read(utf8: bytes.extracting(markLength...), encoding: encoding, inputBytes: bytes.byteCount)
+        case .utf16LittleEndian, .utf16BigEndian:
+            let text = try TextEncoding.decode(bytes)
+            let inputBytes = bytes.byteCount
+            return try text.withUTF8Span { utf8 in
+                Result { () throws(PropertyListError) -> Reading in try read(utf8: utf8.bytes, encoding: encoding, inputBytes: inputBytes) }
+            }.get()
+        }
+    }
+
+    /// Reads checked UTF-8 text.
+    private func read(utf8: RawSpan, encoding: TextEncoding, inputBytes: Int) throws(PropertyListError) -> Reading {
+        var parser = OpenStepParser(utf8, limits: limits, inputBytes: inputBytes)
         let value = try parser.parseDocument()
         var layout: StringsLayout?
         if parser.isStringsFile, case .dictionary(let dictionary) = value {
-            layout = StringsLayout(scalars: parser.scalars, entries: parser.entrySpans, original: dictionary)
+            layout = StringsLayout(utf8: utf8.array, entries: parser.entrySpans, original: dictionary)
         }
-        return Reading(value: value, encoding: TextEncoding.detect(bytes).encoding, isStringsFile: parser.isStringsFile, stringsLayout: layout)
+        return Reading(value: value, encoding: encoding, isStringsFile: parser.isStringsFile, stringsLayout: layout)
     }
 
     /// CF's unquoted-string characters (Specs/openstep.md, "Values"): what the
     /// reader reads bare, and what the writer may write bare.
     static func isUnquoted(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar {
-        case "a"..."z", "A"..."Z", "0"..."9", "_", "$", "/", ":", ".", "-": return true
+        scalar.isASCII && isUnquoted(UInt8(scalar.value))
+    }
+
+    /// The same, for a byte of UTF-8 (only ASCII is unquoted).
+    static func isUnquoted(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "_"), UInt8(ascii: "$"), UInt8(ascii: "/"), UInt8(ascii: ":"), UInt8(ascii: "."), UInt8(ascii: "-"): return true
         default: return false
         }
     }
-
-    /// The text's Unicode scalars: UTF-8 (an optional byte-order mark dropped),
-    /// or UTF-16 after its byte-order mark (``TextEncoding/decode(_:)``).
-    static func scalars(of bytes: [UInt8]) throws(PropertyListError) -> [Unicode.Scalar] {
-        Array(try TextEncoding.decode(bytes).unicodeScalars)
-    }
 }
 
-/// The parser: a cursor over the scalars and a stack of open containers.
-private struct OpenStepParser {
+/// The parser: a cursor over the text's UTF-8 (the kit's ``ByteReader``) and
+/// a stack of open containers. Places are byte offsets into the text; an
+/// error's line and column count Unicode scalars, as they are counted when
+/// it is reported (``failure(_:_:at:)``).
+struct OpenStepParser: ~Escapable {
     /// An open container. Its contents are changed only through its mutating
     /// methods, in place in the stack, and the parser reads only its `state`:
     /// no copy of the elements is alive while one is added (in a debug build a
     /// `switch` over the frame keeps one, and every append copied the whole
     /// container: a .strings file of 8,000 keys took 13 times as long as one
     /// of 2,000).
-    private enum Frame {
+    enum Frame {
         /// An array: its elements so far, and whether a comma must come before the next.
         case array([PropertyListValue], needsComma: Bool)
         /// A dictionary: its entries and the key waiting for its value; `braced`
@@ -147,8 +183,8 @@ private struct OpenStepParser {
         }
     }
 
-    let scalars: [Unicode.Scalar]
-    var position = 0
+    /// The text (checked UTF-8) and the cursor.
+    var input: ByteReader
     let limits: PropertyListLimits
     private var stack: [Frame] = []
     var objects = 0
@@ -157,14 +193,56 @@ private struct OpenStepParser {
     /// Whether the text was a `.strings` file (a dictionary without braces).
     var isStringsFile = false
     /// A `.strings` file's entries, in order: where each starts (its key) and
-    /// ends (after its `;`), in scalars; and where the one being read started.
+    /// ends (after its `;`), in bytes; and where the one being read started.
     var entrySpans: [Range<Int>] = []
     private var entryStart = 0
 
-    init(scalars: [Unicode.Scalar], limits: PropertyListLimits, inputBytes: Int) {
-        self.scalars = scalars
+    @_lifetime(copy utf8)
+    init(_ utf8: RawSpan, limits: PropertyListLimits, inputBytes: Int) {
+        self.input = ByteReader(utf8)
         self.limits = limits
         expansionBudget = limits.expansionBudget(inputBytes: inputBytes)
+    }
+
+    // MARK: The cursor
+
+    /// The offset of the next byte.
+    var position: Int { input.offset }
+    /// The byte at the cursor, nil at the end of the text.
+    var current: UInt8? { input.getByte(at: input.offset) }
+    /// The byte at `offset`, nil past the end.
+    func byte(at offset: Int) -> UInt8? { input.getByte(at: offset) }
+
+    /// Moves past `count` bytes the caller has seen.
+    mutating func advance(_ count: Int = 1) {
+        let moved = input.skip(count)
+        assert(moved, "advanced past the end")
+    }
+
+    /// The Unicode scalar that starts at `offset` (the text is checked UTF-8)
+    /// and its length in bytes.
+    func scalar(at offset: Int) -> (scalar: Unicode.Scalar, length: Int) {
+        let lead = input[offset]
+        let length = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
+        guard length > 1 else { return (Unicode.Scalar(lead), 1) }
+        var value = UInt32(lead) & (0x7F >> length)
+        for k in 1..<length { value = value << 6 | UInt32(input[offset + k] & 0x3F) }
+        return (Unicode.Scalar(value)!, length)
+    }
+
+    /// The length of the line separator or paragraph separator (U+2028,
+    /// U+2029: `E2 80 A8`, `E2 80 A9`) at `offset`, or 0.
+    func separatorLength(at offset: Int) -> Int {
+        guard byte(at: offset) == 0xE2, byte(at: offset + 1) == 0x80, let last = byte(at: offset + 2), last == 0xA8 || last == 0xA9 else { return 0 }
+        return 3
+    }
+
+    /// The length of the whitespace character at `offset` (ASCII 09–0D,
+    /// space, U+2028, U+2029), or 0.
+    func spaceLength(at offset: Int) -> Int {
+        guard let byte = byte(at: offset) else { return 0 }
+        if (0x09...0x0D).contains(byte) || byte == 0x20 { return 1 }
+        return separatorLength(at: offset)
     }
 
     // MARK: Errors
@@ -181,52 +259,49 @@ private struct OpenStepParser {
         return PropertyListKeyPath(components)
     }
 
-    private func failure(_ code: ErrorCode, _ reason: String, at index: Int? = nil) -> PropertyListError {
-        let at = min(index ?? position, scalars.count)
+    /// An error at `index` (a byte offset; the cursor when nil), located by
+    /// line and column: lines end at LF, CR, CR LF, U+2028 and U+2029, and
+    /// columns count Unicode scalars.
+    func failure(_ code: ErrorCode, _ reason: String, at index: Int? = nil) -> PropertyListError {
+        let count = input.count
+        let at = min(index ?? position, count)
         var line = 1, column = 1, cursor = 0
         while cursor < at {
-            let scalar = scalars[cursor]
-            if scalar == "\n" || scalar == "\u{2028}" || scalar == "\u{2029}" || (scalar == "\r" && (cursor + 1 >= scalars.count || scalars[cursor + 1] != "\n")) {
+            let (scalar, length) = scalar(at: cursor)
+            if scalar == "\n" || scalar == "\u{2028}" || scalar == "\u{2029}" || (scalar == "\r" && (cursor + 1 >= count || input[cursor + 1] != 0x0A)) {
                 line += 1
                 column = 1
             } else if scalar != "\r" {
                 column += 1
             }
-            cursor += 1
+            cursor += length
         }
         return PropertyListError(code, reason, at: .lineColumn(line: line, column: column), keyPath: keyPath)
     }
 
-    // MARK: Characters
-
-    private static func isUnquoted(_ scalar: Unicode.Scalar) -> Bool { OpenStepReader.isUnquoted(scalar) }
-
-    private static func isSpace(_ scalar: Unicode.Scalar) -> Bool {
-        (0x09...0x0D).contains(scalar.value) || scalar == " " || scalar == "\u{2028}" || scalar == "\u{2029}"
-    }
-
     /// Skips whitespace and comments; true when a character follows.
     private mutating func skipSpace() throws(PropertyListError) -> Bool {
-        while position < scalars.count {
-            let scalar = scalars[position]
-            if Self.isSpace(scalar) { position += 1; continue }
-            if scalar == "/", position + 1 < scalars.count {
-                if scalars[position + 1] == "/" {
-                    position += 2
-                    while position < scalars.count, !["\n", "\r", "\u{2028}", "\u{2029}"].contains(scalars[position]) { position += 1 }
+        while let byte = current {
+            let space = spaceLength(at: position)
+            if space > 0 { advance(space); continue }
+            if byte == UInt8(ascii: "/"), let next = self.byte(at: position + 1) {
+                if next == UInt8(ascii: "/") {
+                    advance(2)
+                    // To the end of the line (LF, CR, U+2028, U+2029), which is not skipped here.
+                    while let byte = current, byte != 0x0A, byte != 0x0D, separatorLength(at: position) == 0 { advance() }
                     continue
                 }
-                if scalars[position + 1] == "*" {
+                if next == UInt8(ascii: "*") {
                     let start = position
-                    position += 2
+                    advance(2)
                     var closed = false
-                    while position + 1 < scalars.count {
-                        if scalars[position] == "*" && scalars[position + 1] == "/" { closed = true; break }
-                        position += 1
+                    while position + 1 < input.count {
+                        if input[position] == UInt8(ascii: "*") && input[position + 1] == UInt8(ascii: "/") { closed = true; break }
+                        advance()
                     }
                     // unterminatedComment
                     guard closed else { throw failure(.unterminatedComment, "a /* comment is not closed", at: start) }
-                    position += 2
+                    advance(2)
                     continue
                 }
             }
@@ -239,24 +314,24 @@ private struct OpenStepParser {
 
     mutating func parseDocument() throws(PropertyListError) -> PropertyListValue {
         // truncated: a text of no characters (no bytes, or a byte-order mark alone) holds no value, as CF refuses it.
-        guard !scalars.isEmpty else { throw failure(.truncated, "the text is empty") }
+        guard input.count > 0 else { throw failure(.truncated, "the text is empty") }
         // A text of only whitespace and comments is a .strings file without
         // entries, an empty dictionary (CF; Xcode's template InfoPlist.strings).
         guard try skipSpace() else {
             isStringsFile = true
             return try counted(.dictionary(PropertyListDictionary()), at: 0)
         }
-        let first = scalars[position]
-        if first == "\"" || first == "'" || Self.isUnquoted(first) {
+        let first = current!
+        if first == UInt8(ascii: "\"") || first == UInt8(ascii: "'") || OpenStepReader.isUnquoted(first) {
             // A string, or a .strings file: the string followed by = or ;.
             let start = position
             let string = try parseString()
             let more = try skipSpace()
             if !more { return try counted(.string(string), at: start) }
-            guard scalars[position] == "=" || scalars[position] == ";" else {
+            guard current == UInt8(ascii: "=") || current == UInt8(ascii: ";") else {
                 throw failure(.trailingBytes, "text follows the top value")
             }
-            position = start
+            _ = input.move(to: start)
             isStringsFile = true
             try open(.dictionary(PropertyListDictionary(), key: nil, braced: false), at: start)
             return try parseValues()
@@ -282,44 +357,44 @@ private struct OpenStepParser {
                 throw failure(.truncated, "the text ends inside \(stack.count) open container\(stack.count == 1 ? "" : "s")")
             }
             let last = stack.count - 1
-            let scalar = scalars[position]
+            let byte = current!
             switch stack[last].state {
             case .array(let needsComma):
-                if scalar == ")" {
+                if byte == UInt8(ascii: ")") {
                     // A trailing comma is allowed (CF).
-                    position += 1
+                    advance()
                     try finish()
                 } else if needsComma {
                     // unexpectedCharacter: between elements, a comma.
-                    guard scalar == "," else { throw failure(.unexpectedCharacter, "expected ',' or ')' in an array, found \(Self.show(scalar))") }
-                    position += 1
+                    guard byte == UInt8(ascii: ",") else { throw failure(.unexpectedCharacter, "expected ',' or ')' in an array, found \(shown())") }
+                    advance()
                     stack[last].expectElement()
                 } else {
                     if let value = try parseValueOrOpen() { try deliver(value) }
                 }
             case .dictionary(let key?, _):
                 // After a key: = value, or ; (the key is its own value).
-                if scalar == "=" {
-                    position += 1
+                if byte == UInt8(ascii: "=") {
+                    advance()
                     if let value = try parseValueOrOpen() { try deliver(value) }
-                } else if scalar == ";" {
-                    position += 1
+                } else if byte == UInt8(ascii: ";") {
+                    advance()
                     try deliver(.string(key), shortcut: true)
                 } else {
-                    throw failure(.unexpectedCharacter, "expected '=' or ';' after a key, found \(Self.show(scalar))")
+                    throw failure(.unexpectedCharacter, "expected '=' or ';' after a key, found \(shown())")
                 }
             case .dictionary(nil, let braced):
-                if braced && scalar == "}" {
-                    position += 1
+                if braced && byte == UInt8(ascii: "}") {
+                    advance()
                     try finish()
-                } else if scalar == "\"" || scalar == "'" || Self.isUnquoted(scalar) {
+                } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") || OpenStepReader.isUnquoted(byte) {
                     let start = position
                     if !braced { entryStart = start }
                     let newKey = try parseString()
                     try count(payload: newKey.utf8.count, at: start)
                     stack[last].wait(forKey: newKey)
                 } else {
-                    throw failure(.unexpectedCharacter, "expected a key\(braced ? " or '}'" : "") in a dictionary, found \(Self.show(scalar))")
+                    throw failure(.unexpectedCharacter, "expected a key\(braced ? " or '}'" : "") in a dictionary, found \(shown())")
                 }
             }
             if stack.isEmpty, let done = finishedTop { return done }
@@ -360,10 +435,10 @@ private struct OpenStepParser {
                 guard try skipSpace() else {
                     throw failure(.truncated, "the text ends where ';' should end the entry")
                 }
-                guard scalars[position] == ";" else {
-                    throw failure(.unexpectedCharacter, "expected ';' after the value of \"\(key)\", found \(Self.show(scalars[position]))")
+                guard current == UInt8(ascii: ";") else {
+                    throw failure(.unexpectedCharacter, "expected ';' after the value of \"\(key)\", found \(shown())")
                 }
-                position += 1
+                advance()
             }
             if !braced { entrySpans.append(entryStart..<position) }
             stack[last].wait(forKey: nil)
@@ -374,27 +449,26 @@ private struct OpenStepParser {
     private mutating func parseValueOrOpen() throws(PropertyListError) -> PropertyListValue? {
         guard try skipSpace() else { throw failure(.truncated, "the text ends where a value should be") }
         let start = position
-        let scalar = scalars[position]
-        switch scalar {
-        case "{":
-            position += 1
+        switch current! {
+        case UInt8(ascii: "{"):
+            advance()
             try open(.dictionary(PropertyListDictionary(), key: nil, braced: true), at: start)
             return nil
-        case "(":
-            position += 1
+        case UInt8(ascii: "("):
+            advance()
             try open(.array([], needsComma: false), at: start)
             return nil
-        case "<":
+        case UInt8(ascii: "<"):
             return try counted(try parseAngled(), at: start)
-        case "\"", "'":
+        case UInt8(ascii: "\""), UInt8(ascii: "'"):
             let string = try parseString()
             return try counted(.string(string), at: start)
-        default:
-            if Self.isUnquoted(scalar) {
+        case let byte:
+            if OpenStepReader.isUnquoted(byte) {
                 let string = try parseString()
                 return try counted(.string(string), at: start)
             }
-            throw failure(.unexpectedCharacter, "expected a value, found \(Self.show(scalar))")
+            throw failure(.unexpectedCharacter, "expected a value, found \(shown())")
         }
     }
 
@@ -408,7 +482,7 @@ private struct OpenStepParser {
     }
 
     /// Counts a value against the object limit and the expansion budget.
-    private mutating func counted(_ value: PropertyListValue, at start: Int) throws(PropertyListError) -> PropertyListValue {
+    mutating func counted(_ value: PropertyListValue, at start: Int) throws(PropertyListError) -> PropertyListValue {
         try count(payload: value.payloadBytes, at: start)
         return value
     }
@@ -426,206 +500,10 @@ private struct OpenStepParser {
         }
     }
 
-    // MARK: Strings
+    /// The character at the cursor, for a message.
+    func shown() -> String { Self.show(scalar(at: position).scalar) }
 
-    /// A quoted or unquoted string at the cursor.
-    private mutating func parseString() throws(PropertyListError) -> String {
-        let start = position
-        let quote = scalars[position]
-        var string = String.UnicodeScalarView()
-        // The string's UTF-8 length, kept as it grows (counting the view each time
-        // made long strings quadratic: 80,000 characters took 2.7 s).
-        var bytes = 0
-        func add(_ scalar: Unicode.Scalar) throws(PropertyListError) {
-            string.append(scalar)
-            bytes += UTF8.width(scalar)
-            // stringLimitExceeded (UTF-8 bytes)
-            guard bytes <= limits.maxStringBytes else {
-                throw failure(.stringLimitExceeded, "a string longer than \(limits.maxStringBytes) bytes (maxStringBytes)", at: start)
-            }
-        }
-        if quote == "\"" || quote == "'" {
-            position += 1
-            while true {
-                // unterminatedString
-                guard position < scalars.count else { throw failure(.unterminatedString, "a quoted string is not closed", at: start) }
-                let scalar = scalars[position]
-                if scalar == quote { position += 1; break }
-                if scalar == "\\" {
-                    position += 1
-                    try add(try escape(at: position - 1))
-                } else {
-                    try add(scalar)
-                    position += 1
-                }
-            }
-        } else {
-            while position < scalars.count, Self.isUnquoted(scalars[position]) {
-                try add(scalars[position])
-                position += 1
-            }
-        }
-        return String(string)
-    }
-
-    /// The character of an escape; the cursor is after the backslash.
-    private mutating func escape(at start: Int) throws(PropertyListError) -> Unicode.Scalar {
-        guard position < scalars.count else { throw failure(.unterminatedString, "a quoted string is not closed", at: start) }
-        let scalar = scalars[position]
-        position += 1
-        switch scalar {
-        case "a": return "\u{07}"
-        case "b": return "\u{08}"
-        case "f": return "\u{0C}"
-        case "n", "\n": return "\n"
-        case "r": return "\r"
-        case "t": return "\t"
-        case "v": return "\u{0B}"
-        case "\"", "'", "\\": return scalar
-        case "0"..."7":
-            var value = scalar.value - 0x30
-            for _ in 0..<2 {
-                guard position < scalars.count, ("0"..."7").contains(scalars[position]) else { break }
-                value = value * 8 + scalars[position].value - 0x30
-                position += 1
-            }
-            // invalidEscape: CF maps octal escapes above \177 through the NeXTSTEP encoding.
-            guard value < 0x80 else { throw failure(.invalidEscape, "an octal escape above \\177 (CF reads it in the NeXTSTEP encoding)", at: start) }
-            return Unicode.Scalar(value)!
-        case "U":
-            var unit: UInt32 = 0
-            for _ in 0..<4 {
-                guard position < scalars.count, let digit = Self.hexValue(scalars[position]) else {
-                    throw failure(.invalidEscape, "\\U takes four hexadecimal digits", at: start)
-                }
-                unit = unit << 4 | UInt32(digit)
-                position += 1
-            }
-            if (0xD800...0xDBFF).contains(unit) {
-                // A high surrogate: a \U low surrogate must follow.
-                guard position + 5 < scalars.count + 0, scalars[position] == "\\", scalars[position + 1] == "U" else {
-                    throw failure(.invalidEscape, "a \\U high surrogate without its low surrogate", at: start)
-                }
-                position += 2
-                var low: UInt32 = 0
-                for _ in 0..<4 {
-                    guard position < scalars.count, let digit = Self.hexValue(scalars[position]) else {
-                        throw failure(.invalidEscape, "\\U takes four hexadecimal digits", at: start)
-                    }
-                    low = low << 4 | UInt32(digit)
-                    position += 1
-                }
-                guard (0xDC00...0xDFFF).contains(low) else { throw failure(.invalidEscape, "a \\U high surrogate without its low surrogate", at: start) }
-                return Unicode.Scalar(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00))!
-            }
-            guard let result = Unicode.Scalar(unit) else { throw failure(.invalidEscape, "a lone \\U low surrogate", at: start) }
-            return result
-        default:
-            throw failure(.invalidEscape, "\\\(scalar) is no escape (CF keeps the character; we refuse)", at: start)
-        }
-    }
-
-    private static func hexValue(_ scalar: Unicode.Scalar) -> UInt8? {
-        switch scalar {
-        case "0"..."9": return UInt8(scalar.value - 0x30)
-        case "a"..."f": return UInt8(scalar.value - 0x61 + 10)
-        case "A"..."F": return UInt8(scalar.value - 0x41 + 10)
-        default: return nil
-        }
-    }
-
-    // MARK: <data> and <*typed>
-
-    private mutating func parseAngled() throws(PropertyListError) -> PropertyListValue {
-        let start = position
-        position += 1
-        if position < scalars.count, scalars[position] == "*" {
-            position += 1
-            var text = String.UnicodeScalarView()
-            while position < scalars.count, scalars[position] != ">" {
-                text.append(scalars[position])
-                position += 1
-                guard text.count <= 64 else { break }
-            }
-            guard position < scalars.count, scalars[position] == ">" else {
-                throw failure(.invalidTypedValue, "a <* typed value is not closed by '>'", at: start)
-            }
-            position += 1
-            return try typed(String(text), at: start)
-        }
-        var bytes: [UInt8] = []
-        var high: UInt8?
-        while true {
-            guard position < scalars.count else { throw failure(.invalidHexData, "data is not closed by '>'", at: start) }
-            let scalar = scalars[position]
-            position += 1
-            if scalar == ">" { break }
-            if let digit = Self.hexValue(scalar) {
-                if let first = high {
-                    bytes.append(first << 4 | digit)
-                    high = nil
-                    // dataLimitExceeded
-                    guard bytes.count <= limits.maxDataBytes else {
-                        throw failure(.dataLimitExceeded, "data longer than \(limits.maxDataBytes) bytes (maxDataBytes)", at: start)
-                    }
-                } else {
-                    high = digit
-                }
-            } else if high == nil, scalar == " " || scalar == "\t" || scalar == "\n" || scalar == "\r" || scalar == "\u{2028}" || scalar == "\u{2029}" {
-                continue
-            } else {
-                // invalidHexData: hex digit pairs and whitespace between them.
-                throw failure(.invalidHexData, high == nil ? "\(Self.show(scalar)) in data" : "an odd hex digit in data", at: position - 1)
-            }
-        }
-        guard high == nil else { throw failure(.invalidHexData, "an odd number of hex digits in data", at: start) }
-        return .data(Data(bytes))
-    }
-
-    /// GNUstep's typed forms: `I`, `R`, `B`, `D`.
-    private func typed(_ text: String, at start: Int) throws(PropertyListError) -> PropertyListValue {
-        // invalidTypedValue
-        let kind = text.first
-        let body = String(text.dropFirst())
-        switch kind {
-        case "I":
-            if let integer = PropertyListInteger(decimal: body) { return .integer(integer) }
-        case "R":
-            if let real = Double(body), real.isFinite { return .real(real) }
-        case "B":
-            if body == "Y" { return .bool(true) }
-            if body == "N" { return .bool(false) }
-        case "D":
-            if let seconds = Self.gnustepDate(body) { return .date(Date(timeIntervalSinceReferenceDate: seconds)) }
-        default:
-            break
-        }
-        throw failure(.invalidTypedValue, "<*\(text)> is not a GNUstep integer, real, boolean or date", at: start)
-    }
-
-    /// `YYYY-MM-DD HH:MM:SS ±HHMM` as seconds since 2001.
-    static func gnustepDate(_ text: String) -> Double? {
-        let parts = text.split(separator: " ")
-        guard parts.count == 3 else { return nil }
-        let day = parts[0].split(separator: "-"), time = parts[1].split(separator: ":")
-        let zone = parts[2]
-        guard day.count == 3, time.count == 3, zone.count == 5, let sign = zone.first, sign == "+" || sign == "-",
-              day.allSatisfy({ $0.allSatisfy(\.isASCII) }), day[0].count == 4, day[1].count == 2, day[2].count == 2,
-              time.allSatisfy({ $0.count == 2 }),
-              let year = Int(day[0]), let month = Int(day[1]), let dayOfMonth = Int(day[2]),
-              let hour = Int(time[0]), let minute = Int(time[1]), let second = Int(time[2]),
-              let zoneHours = Int(zone.dropFirst().prefix(2)), let zoneMinutes = Int(zone.suffix(2)) else { return nil }
-        let civil = CivilTime(year: year, month: month, day: dayOfMonth, hour: hour, minute: minute, second: second)
-        guard civil.isValid, zoneHours < 24, zoneMinutes < 60 else { return nil }
-        let offset = Double((zoneHours * 60 + zoneMinutes) * 60) * (sign == "-" ? -1 : 1)
-        let seconds = Double(civil.secondsSinceReference) - offset
-        // In UTC too, a date of years 0000–9999: what the writer writes back (found by
-        // fuzzing: 0000-01-01 00:00:11 +0006 is in year -1).
-        guard PropertyListValue.isValidDate(seconds), let utc = CivilTime.iso8601(secondsSinceReference: seconds), utc.count == 20 else { return nil }
-        return seconds
-    }
-
-    private static func show(_ scalar: Unicode.Scalar) -> String {
+    static func show(_ scalar: Unicode.Scalar) -> String {
         scalar.value < 0x20 || scalar.value == 0x7F ? "U+\(String(scalar.value, radix: 16, uppercase: true))" : "'\(scalar)'"
     }
 }

@@ -5,16 +5,20 @@
 /// edit written over it changes only the entries it changes: comments, blank
 /// lines and every other entry stay as they were, byte for byte.
 public struct StringsLayout: Sendable {
-    /// The text, as Unicode scalars.
-    let scalars: [Unicode.Scalar]
-    /// Each entry's place in `scalars`, in the order of `original`.
+    /// The text, as UTF-8.
+    let utf8: [UInt8]
+    /// The number of Unicode scalars in the text (what an edit is charged for it).
+    let scalarCount: Int
+    /// Each entry's place in `utf8`, in the order of `original`.
     let entries: [Range<Int>]
     /// The dictionary the text holds.
     let original: PropertyListDictionary
 
-    init(scalars: [Unicode.Scalar], entries: [Range<Int>], original: PropertyListDictionary) {
+    init(utf8: [UInt8], entries: [Range<Int>], original: PropertyListDictionary) {
         precondition(entries.count == original.count, "one span per entry")
-        (self.scalars, self.entries, self.original) = (scalars, entries, original)
+        (self.utf8, self.entries, self.original) = (utf8, entries, original)
+        // Every byte but a continuation byte (10xxxxxx) starts a scalar.
+        scalarCount = utf8.reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
     }
 }
 
@@ -33,24 +37,23 @@ extension OpenStepWriter {
         let kept = dictionary.keys.filter { layout.original[$0] != nil }
         guard kept.elementsEqual(layout.original.keys.filter { dictionary[$0] != nil }) else { return nil }
         var meter = ExpansionMeter(limit: limits.maxExpandedBytes)
-        try meter.charge(depth: 0, payload: layout.scalars.count)
-        let scalars = layout.scalars
-        // An array, not a String.UnicodeScalarView: appending to the view copies it
-        // whole each time (quadratic; ScalingTests, "replace in a .strings file").
-        var out: [Unicode.Scalar] = []
-        out.reserveCapacity(scalars.count + 64)
+        try meter.charge(depth: 0, payload: layout.scalarCount)
+        let text = layout.utf8
+        var out: [UInt8] = []
+        out.reserveCapacity(text.count + 64)
         var cursor = 0
         for (span, (key, old)) in zip(layout.entries, layout.original) {
-            out.append(contentsOf: scalars[cursor..<span.lowerBound])
+            out.append(contentsOf: text[cursor..<span.lowerBound])
             cursor = span.upperBound
             guard let new = dictionary[key] else {
                 // Removed: its line goes too when the entry had it to itself.
+                let (space, tab, lineFeed, carriageReturn) = (UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"))
                 var lineEnd = cursor
-                while lineEnd < scalars.count, scalars[lineEnd] == " " || scalars[lineEnd] == "\t" { lineEnd += 1 }
-                let lineStart = out.lastIndex(where: { $0 != " " && $0 != "\t" }).map { $0 + 1 } ?? 0
-                let aloneBefore = lineStart == 0 || out[lineStart - 1] == "\n"
-                let lineBreak = lineEnd < scalars.count && scalars[lineEnd] == "\n" ? 1
-                    : lineEnd + 1 < scalars.count && scalars[lineEnd] == "\r" && scalars[lineEnd + 1] == "\n" ? 2 : 0
+                while lineEnd < text.count, text[lineEnd] == space || text[lineEnd] == tab { lineEnd += 1 }
+                let lineStart = out.lastIndex(where: { $0 != space && $0 != tab }).map { $0 + 1 } ?? 0
+                let aloneBefore = lineStart == 0 || out[lineStart - 1] == lineFeed
+                let lineBreak = lineEnd < text.count && text[lineEnd] == lineFeed ? 1
+                    : lineEnd + 1 < text.count && text[lineEnd] == carriageReturn && text[lineEnd + 1] == lineFeed ? 2 : 0
                 if aloneBefore, lineBreak > 0 {
                     out.removeSubrange(lineStart...)
                     cursor = lineEnd + lineBreak
@@ -58,23 +61,22 @@ extension OpenStepWriter {
                 continue
             }
             if new == old {
-                out.append(contentsOf: scalars[span])
+                out.append(contentsOf: text[span])
             } else {
-                out.append(contentsOf: try entry(key, new).unicodeScalars)
+                out.append(contentsOf: try entry(key, new).utf8)
             }
         }
-        out.append(contentsOf: scalars[cursor...])
+        out.append(contentsOf: text[cursor...])
         for (key, value) in dictionary where layout.original[key] == nil {
-            if let last = out.last, last != "\n" { out.append("\n") }
-            out.append(contentsOf: try entry(key, value).unicodeScalars)
-            out.append("\n")
+            if let last = out.last, last != UInt8(ascii: "\n") { out.append(UInt8(ascii: "\n")) }
+            out.append(contentsOf: try entry(key, value).utf8)
+            out.append(UInt8(ascii: "\n"))
             try meter.charge(depth: 1, payload: key.utf8.count + (value.stringValue?.utf8.count ?? 0))
         }
         // A text of no characters is no document: an empty .strings file is a line break.
-        if out.isEmpty { out.append("\n") }
-        var text = ""
-        text.unicodeScalars.append(contentsOf: out)
-        return encoding.encode(text)
+        if out.isEmpty { out.append(UInt8(ascii: "\n")) }
+        // The pieces are whole UTF-8 sequences: the text's between entries, and the entries'.
+        return encoding.encode(String(decoding: out, as: UTF8.self))
     }
 
     /// One entry as the `.strings` style writes it.

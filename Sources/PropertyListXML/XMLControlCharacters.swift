@@ -29,7 +29,7 @@ extension XMLInput {
     /// anywhere else are left for libxml2 to refuse; a control in other markup
     /// that this scan took for string content (a comment naming `<string>`) is
     /// marked, and found missing by the count.
-    static func markingControls(_ utf8: [UInt8]) -> (bytes: [UInt8], count: Int)? {
+    static func markingControls(_ utf8: Span<UInt8>) -> (bytes: [UInt8], count: Int)? {
         var marked: [UInt8] = []
         var count = 0
         var inside = false
@@ -41,12 +41,11 @@ extension XMLInput {
             if byte == UInt8(ascii: "&"), i + 1 < utf8.count, utf8[i + 1] == UInt8(ascii: "#"),
                isMark(referencedValue(utf8, digitsFrom: i + 2)) { return nil }
             if byte == UInt8(ascii: "<") {
-                let rest = utf8[i...]
-                if rest.starts(with: "<string>".utf8) || rest.starts(with: "<key>".utf8) { inside = true } else { inside = false }
+                inside = utf8.hasPrefix("<string>", at: i) || utf8.hasPrefix("<key>", at: i)
             } else if inside, isForbiddenControl(byte) {
                 if count == 0 {
                     marked.reserveCapacity(utf8.count + 64)
-                    marked.append(contentsOf: utf8[..<i])
+                    marked.append(contentsOf: utf8.extracting(..<i).bytes.array)
                 }
                 marked += [0xEF, 0xB7, 0x90 + byte]
                 count += 1
@@ -62,7 +61,7 @@ extension XMLInput {
     /// refuses anyway), decimal otherwise, digits in either case, as many as
     /// there are; saturated past U+10FFFF, so a long run never wraps into the
     /// marks' range. 0 when no digit follows.
-    private static func referencedValue(_ utf8: [UInt8], digitsFrom start: Int) -> UInt32 {
+    private static func referencedValue(_ utf8: Span<UInt8>, digitsFrom start: Int) -> UInt32 {
         var i = start
         var radix: UInt32 = 10
         if i < utf8.count, utf8[i] | 0x20 == UInt8(ascii: "x") { radix = 16; i += 1 }

@@ -11,26 +11,44 @@ enum XMLInput {
         ("-//Apple Computer//DTD PLIST 1.0//EN", "http://www.apple.com/DTDs/PropertyList-1.0.dtd"),
     ]
 
-    /// The document as UTF-8: a UTF-8 byte-order mark is dropped, UTF-16 with a
-    /// byte-order mark is transcoded, anything else must be valid UTF-8.
-    static func utf8(_ bytes: [UInt8]) throws(PropertyListError) -> [UInt8] {
-        var utf8: [UInt8]
-        var declaredAllowed = ["utf-8", "utf8"]  // an array: a Set's first use costs a conformance lookup at start
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
-            utf8 = Array(bytes.dropFirst(3))
-        } else if bytes.starts(with: [0x00, 0x00, 0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE, 0x00, 0x00]) {
+    /// Calls `body` with the document as UTF-8, checked (Specs/xml-plist.md,
+    /// "Before parsing"): a UTF-8 byte-order mark is dropped (the input read
+    /// in place, not copied), UTF-16 with a byte-order mark is transcoded,
+    /// anything else must be valid UTF-8, with no NUL byte, and declare no
+    /// other encoding.
+    static func withUTF8<R>(_ bytes: Span<UInt8>, _ body: (Span<UInt8>) throws(PropertyListError) -> R) throws(PropertyListError) -> R {
+        if starts(bytes, with: [0xEF, 0xBB, 0xBF]) {
+            let utf8 = bytes.extracting(3...)
+            try check(utf8, declaredAllowed: ["utf-8", "utf8"])
+            return try body(utf8)
+        }
+        if starts(bytes, with: [0x00, 0x00, 0xFE, 0xFF]) || starts(bytes, with: [0xFF, 0xFE, 0x00, 0x00]) {
             // unsupportedEncoding: UTF-32 is not a property-list encoding.
             throw PropertyListError(.unsupportedEncoding, "UTF-32 documents are not supported", at: .lineColumn(line: 1, column: 1))
-        } else if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) {
-            utf8 = try transcodeUTF16(bytes.dropFirst(2), bigEndian: bytes[0] == 0xFE)
-            declaredAllowed = ["utf-16", bytes[0] == 0xFE ? "utf-16be" : "utf-16le"]
-        } else {
-            if bytes.count >= 2, bytes[0] == 0 || bytes[1] == 0 {
-                // unsupportedEncoding: UTF-16 without a byte-order mark is ambiguous.
-                throw PropertyListError(.unsupportedEncoding, "UTF-16 without a byte-order mark (or NUL bytes) is not supported", at: .lineColumn(line: 1, column: 1))
-            }
-            utf8 = bytes
         }
+        if starts(bytes, with: [0xFE, 0xFF]) || starts(bytes, with: [0xFF, 0xFE]) {
+            let bigEndian = bytes[0] == 0xFE
+            let utf8 = try transcodeUTF16(bytes.extracting(2...), bigEndian: bigEndian)
+            try check(utf8.span, declaredAllowed: ["utf-16", bigEndian ? "utf-16be" : "utf-16le"])
+            return try body(utf8.span)
+        }
+        if bytes.count >= 2, bytes[0] == 0 || bytes[1] == 0 {
+            // unsupportedEncoding: UTF-16 without a byte-order mark is ambiguous.
+            throw PropertyListError(.unsupportedEncoding, "UTF-16 without a byte-order mark (or NUL bytes) is not supported", at: .lineColumn(line: 1, column: 1))
+        }
+        try check(bytes, declaredAllowed: ["utf-8", "utf8"])
+        return try body(bytes)
+    }
+
+    /// True when `bytes` start with `prefix`.
+    private static func starts(_ bytes: Span<UInt8>, with prefix: [UInt8]) -> Bool {
+        guard bytes.count >= prefix.count else { return false }
+        for (i, byte) in prefix.enumerated() where bytes[i] != byte { return false }
+        return true
+    }
+
+    /// The checks of the document as UTF-8, in order.
+    private static func check(_ utf8: Span<UInt8>, declaredAllowed: [String]) throws(PropertyListError) {
         // invalidUTF8
         if let bad = firstInvalidUTF8(utf8) {
             let (line, column) = lineColumn(utf8, bad)
@@ -38,7 +56,7 @@ enum XMLInput {
         }
         // malformedXML: U+0000 is not an XML character. libxml2 refuses it too, but
         // its pull parser stops at one after the root element as at the end of input.
-        if let nul = utf8.span.firstIndex(of: 0) {
+        if let nul = utf8.firstIndex(of: 0) {
             let (line, column) = lineColumn(utf8, nul)
             throw PropertyListError(.malformedXML, "a NUL byte (U+0000 is not an XML character)", at: .lineColumn(line: line, column: column))
         }
@@ -47,17 +65,16 @@ enum XMLInput {
             throw PropertyListError(.unsupportedEncoding, "declared encoding \(declared) is not supported (UTF-8, or UTF-16 with a byte-order mark)",
                                     at: .lineColumn(line: 1, column: 1))
         }
-        return utf8
     }
 
-    private static func transcodeUTF16(_ body: ArraySlice<UInt8>, bigEndian: Bool) throws(PropertyListError) -> [UInt8] {
+    private static func transcodeUTF16(_ body: Span<UInt8>, bigEndian: Bool) throws(PropertyListError) -> [UInt8] {
         guard body.count % 2 == 0 else {
             throw PropertyListError(.invalidUTF8, "UTF-16 text of an odd number of bytes", at: .lineColumn(line: 1, column: 1))
         }
         var units: [UInt16] = []
         units.reserveCapacity(body.count / 2)
-        var index = body.startIndex
-        while index < body.endIndex {
+        var index = 0
+        while index < body.count {
             let a = UInt16(body[index]), b = UInt16(body[index + 1])
             units.append(bigEndian ? a << 8 | b : b << 8 | a)
             index += 2
@@ -80,9 +97,9 @@ enum XMLInput {
     /// The offset of the first byte that does not belong to valid UTF-8
     /// (overlong forms, surrogates, values above U+10FFFF, truncated sequences),
     /// found by the standard library's validator.
-    static func firstInvalidUTF8(_ bytes: [UInt8]) -> Int? {
+    static func firstInvalidUTF8(_ bytes: Span<UInt8>) -> Int? {
         do {
-            _ = try UTF8Span(validating: bytes.span)
+            _ = try UTF8Span(validating: bytes)
             return nil
         } catch {
             return error.byteOffsets.lowerBound
@@ -90,7 +107,7 @@ enum XMLInput {
     }
 
     /// 1-based line and column of a byte offset (columns count bytes, as libxml2's do).
-    static func lineColumn(_ bytes: [UInt8], _ offset: Int) -> (Int, Int) {
+    static func lineColumn(_ bytes: Span<UInt8>, _ offset: Int) -> (Int, Int) {
         var line = 1, lineStart = 0
         for i in 0..<min(offset, bytes.count) where bytes[i] == 0x0A {
             line += 1
@@ -100,8 +117,8 @@ enum XMLInput {
     }
 
     /// The `encoding` pseudo-attribute of the XML declaration, if any.
-    static func declaredEncoding(_ utf8: [UInt8]) -> String? {
-        guard utf8.starts(with: Array("<?xml".utf8)), let end = find("?>", in: utf8, from: 0),
+    static func declaredEncoding(_ utf8: Span<UInt8>) -> String? {
+        guard utf8.hasPrefix("<?xml", at: 0), let end = find("?>", in: utf8, from: 0),
               let name = find("encoding", in: utf8, from: 0), name + 8 <= end else { return nil }
         let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
         var i = name + 8
@@ -114,17 +131,17 @@ enum XMLInput {
         let start = i + 1
         var close = start
         while close < end, utf8[close] != quote { close += 1 }
-        return String(decoding: utf8[start..<close], as: UTF8.self)
+        return utf8.extracting(start..<close).bytes.decodedString
     }
 
     /// forbiddenDeclaration / forbiddenNode / emptyPrologComment: in the prolog, a
     /// document type has no internal subset (so no entity, element or attribute
     /// declaration can exist, and libxml2 never expands any), no processing
     /// instruction appears, and no comment is empty.
-    static func checkProlog(_ utf8: [UInt8]) throws(PropertyListError) {
+    static func checkProlog(_ utf8: Span<UInt8>) throws(PropertyListError) {
         var i = 0
         func skipWhitespace() { while i < utf8.count, utf8[i] == 0x20 || utf8[i] == 0x09 || utf8[i] == 0x0A || utf8[i] == 0x0D { i += 1 } }
-        func at(_ text: String) -> Bool { utf8[i...].starts(with: Array(text.utf8)) }
+        func at(_ text: StaticString) -> Bool { utf8.hasPrefix(text, at: i) }
         func fail(_ code: PropertyListError.Code, _ reason: String) -> PropertyListError {
             let (line, column) = lineColumn(utf8, i)
             return PropertyListError(code, reason, at: .lineColumn(line: line, column: column))
@@ -176,8 +193,8 @@ enum XMLInput {
     /// References are expanded by Apple's parser only in the text of `<string>`
     /// and `<key>`; elsewhere it takes them raw: it refuses `&#49;` in an integer
     /// or date and `&#13;` between elements, and decodes `&#13;` in data as base64 digits.
-    static func checkMarkup(_ utf8: [UInt8]) throws(PropertyListError) {
-        if let failure = MarkupScan.firstFailure(in: utf8.span) {
+    static func checkMarkup(_ utf8: Span<UInt8>) throws(PropertyListError) {
+        if let failure = MarkupScan.firstFailure(in: utf8) {
             let (line, column) = lineColumn(utf8, failure.offset)
             throw PropertyListError(failure.code, failure.reason, at: .lineColumn(line: line, column: column))
         }
@@ -186,8 +203,8 @@ enum XMLInput {
     /// ambiguousLineEnding: a raw carriage return inside `<string>` or `<key>`
     /// content. XML parsers (libxml2) read it as a line feed while Apple's parser
     /// keeps it, so the two would read different strings; `&#13;` is unambiguous.
-    static func checkLineEndings(_ utf8: [UInt8]) throws(PropertyListError) {
-        let bytes = utf8.span
+    static func checkLineEndings(_ utf8: Span<UInt8>) throws(PropertyListError) {
+        let bytes = utf8
         guard bytes.contains(0x0D) else { return }
         let offending = { () -> Int? in
             var inside = false
@@ -210,7 +227,7 @@ enum XMLInput {
     }
 
     /// The offset of the first `literal` in `bytes` at or after `start`.
-    static func find(_ literal: StaticString, in bytes: [UInt8], from start: Int) -> Int? {
-        bytes.span.firstIndex(of: literal, from: start)
+    static func find(_ literal: StaticString, in bytes: Span<UInt8>, from start: Int) -> Int? {
+        bytes.firstIndex(of: literal, from: start)
     }
 }

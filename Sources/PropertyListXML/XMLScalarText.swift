@@ -6,7 +6,7 @@ enum ScalarText {
     /// The value of a scalar element from its text, read as bytes: only a
     /// `<string>` (and an error message) becomes a `String`.
     static func value(_ kind: PlistGrammar.ScalarKind, _ text: Span<UInt8>, limits: PropertyListLimits) throws(PropertyListError) -> PropertyListValue {
-        func shown() -> String { text.decodedString }
+        func shown() -> String { text.bytes.decodedString }
         switch kind {
         case .string:
             try checkLeadingByteOrderMark(utf8: text)
@@ -48,7 +48,7 @@ enum ScalarText {
     /// (measured: validating each string was 9% of decoding unicode.xml).
     @inline(__always)
     static func string(checkedUTF8 text: Span<UInt8>) -> String {
-        text.stringOfValidatedUTF8()
+        text.stringAssumingValidUTF8()
     }
 
     /// leadingByteOrderMark: Apple's parser drops a U+FEFF at the start of a string
@@ -144,7 +144,7 @@ enum ScalarText {
         let negative = i < text.count && text[i] == UInt8(ascii: "-")
         _ = skip(UInt8(ascii: "+"), or: UInt8(ascii: "-"))
         if i < text.count, !isDigit(text[i]), text[i] != UInt8(ascii: ".") {
-            switch text.decodedString.lowercased() {
+            switch text.bytes.decodedString.lowercased() {
             case "nan": return .nan
             case "inf", "+inf", "infinity", "+infinity": return .infinity
             case "-inf", "-infinity": return -.infinity
@@ -178,7 +178,7 @@ enum ScalarText {
             value = scale < 0 ? value / exactPowersOfTen[-scale] : value * exactPowersOfTen[scale]
             return negative ? -value : value
         }
-        guard i == text.count, let value = Double(text.decodedString), value.isFinite else { return nil }
+        guard i == text.count, let value = Double(text.bytes.decodedString), value.isFinite else { return nil }
         return value
     }
 }

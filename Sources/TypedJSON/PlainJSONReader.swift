@@ -21,14 +21,21 @@ public struct PlainJSONReader: Sendable {
     ///   for `null` (no property list holds it), ``ErrorCode/integerOutOfRange``,
     ///   ``ErrorCode/inputTooLarge``, ``ErrorCode/depthLimitExceeded``.
     public func read(_ data: Data) throws(PropertyListError) -> PropertyListValue {
+        try read(data.bytes)
+    }
+
+    /// Reads one JSON value from a span of its bytes (read in place).
+    ///
+    /// - Throws: ``PropertyListError``, as the `Data` overload does.
+    public func read(_ bytes: RawSpan) throws(PropertyListError) -> PropertyListValue {
         do { try limits.validate() } catch { throw error }
         // inputTooLarge
-        guard data.count <= limits.maxInputBytes else {
-            throw PropertyListError(.inputTooLarge, "the input is \(data.count) bytes, over maxInputBytes \(limits.maxInputBytes)")
+        guard bytes.byteCount <= limits.maxInputBytes else {
+            throw PropertyListError(.inputTooLarge, "the input is \(bytes.byteCount) bytes, over maxInputBytes \(limits.maxInputBytes)")
         }
         let node: StrictJSON.Node
         do {
-            node = try StrictJSON.parse(Array(data), maxDepth: limits.maxDepth, maxStringBytes: limits.maxStringBytes)
+            node = try StrictJSON.parse(bytes, maxDepth: limits.maxDepth, maxStringBytes: limits.maxStringBytes)
         } catch {
             throw PropertyListError(error.code, error.reason, at: .lineColumn(line: error.position.line, column: error.position.column))
         }

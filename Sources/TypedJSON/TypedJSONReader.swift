@@ -15,30 +15,40 @@ public struct TypedJSONReader: Sendable {
 
     /// Reads a userInfo value (`uid` is refused: it is not a userInfo type).
     public func readUserInfo(_ data: Data) throws(UserInfoError) -> UserInfoValue {
-        var converter = TypedJSONConverter(limits: limits, inputBytes: data.count)
-        return try converter.userInfo(try parse(data))
+        try readUserInfo(data.bytes)
+    }
+
+    /// Reads a userInfo value from a span of its bytes (read in place).
+    public func readUserInfo(_ bytes: RawSpan) throws(UserInfoError) -> UserInfoValue {
+        var converter = TypedJSONConverter(limits: limits, inputBytes: bytes.byteCount)
+        return try converter.userInfo(try parse(bytes))
     }
 
     /// Reads a property-list value (`null`, `set`, `uuid` and `url` are refused:
     /// they are not property-list types; `uid` is accepted).
     public func readPropertyList(_ data: Data) throws(UserInfoError) -> PropertyListValue {
-        var converter = TypedJSONConverter(limits: limits, inputBytes: data.count)
-        return try converter.propertyList(try parse(data))
+        try readPropertyList(data.bytes)
     }
 
-    private func parse(_ data: Data) throws(UserInfoError) -> StrictJSON.Node {
+    /// Reads a property-list value from a span of its bytes (read in place).
+    public func readPropertyList(_ bytes: RawSpan) throws(UserInfoError) -> PropertyListValue {
+        var converter = TypedJSONConverter(limits: limits, inputBytes: bytes.byteCount)
+        return try converter.propertyList(try parse(bytes))
+    }
+
+    private func parse(_ bytes: RawSpan) throws(UserInfoError) -> StrictJSON.Node {
         do {
             try limits.validate()
         } catch {
             throw UserInfoError(error)
         }
         // inputTooLarge
-        guard data.count <= limits.maxInputBytes else {
-            throw UserInfoError(.inputTooLarge, "input is \(data.count) bytes, over the limit of \(limits.maxInputBytes)")
+        guard bytes.byteCount <= limits.maxInputBytes else {
+            throw UserInfoError(.inputTooLarge, "input is \(bytes.byteCount) bytes, over the limit of \(limits.maxInputBytes)")
         }
         do {
             // Each typed level is two JSON levels (the node object and its value).
-            return try StrictJSON.parse(Array(data), maxDepth: 2 * limits.maxDepth + 2, maxStringBytes: limits.maxStringBytes)
+            return try StrictJSON.parse(bytes, maxDepth: 2 * limits.maxDepth + 2, maxStringBytes: limits.maxStringBytes)
         } catch {
             throw UserInfoError(error.code, error.reason, location: .lineColumn(line: error.position.line, column: error.position.column))
         }

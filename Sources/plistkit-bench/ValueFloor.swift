@@ -75,7 +75,7 @@ struct ValueFloorBuilder {
     mutating func text(_ string: String) -> String {
         defer { texts += 1 }
         guard firstText[texts] else { return string }
-        return string.withUTF8Span { $0.stringOfValidatedUTF8() }
+        return string.withUTF8Span { $0.stringAssumingValidUTF8() }
     }
 
     mutating func build(_ value: PropertyListValue) -> PropertyListValue {

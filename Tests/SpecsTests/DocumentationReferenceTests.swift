@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The docs name what a reader will look for: a test suite (`XcodeLayoutTests`),
-/// a file or folder (`Sources/PropertyList/Memory/ByteRegion.swift`), a
+/// a file or folder (`Sources/PropertyList/Memory/ByteReader.swift`), a
 /// declaration (``DocumentFormat``). These tests fail when one is renamed,
 /// moved or dropped and a page or a comment still names it.
 @Suite("Documentation names what exists: tests, paths and declarations")

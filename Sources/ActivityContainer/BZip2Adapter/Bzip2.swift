@@ -1,4 +1,5 @@
 internal import CBZip2
+@_spi(ByteKit) import PropertyList
 
 /// The one place libbz2 is called (Specs/activity-container.md, "Compression").
 /// Package-visible for the fuzz mutators, which build compressed containers
@@ -12,8 +13,9 @@ package enum Bzip2 {
         case corrupt(Int32, String)
     }
 
-    /// Inflates one whole bzip2 stream, streaming into a buffer that never
-    /// grows past `cap + 1` bytes: a bomb costs at most `cap` bytes of output
+    /// Inflates one whole bzip2 stream, streaming into the kit's buffer
+    /// (``ByteSink``), which never grows past `cap + 1` bytes and of which
+    /// libbz2 is never given more: a bomb costs at most `cap` bytes of output
     /// and libbz2's own state (small mode: under 2.5 MB for any block size).
     static func inflate(_ input: RawSpan, cap: Int) -> Result<[UInt8], InflateFailure> {
         unsafe input.withUnsafeBytes { inflate(raw: $0, cap: cap) }
@@ -32,35 +34,33 @@ package enum Bzip2 {
         guard input.count <= Int(UInt32.max) else { return .failure(.tooLarge) }
         stream.next_in = UnsafeMutablePointer(mutating: start.assumingMemoryBound(to: CChar.self))
         stream.avail_in = UInt32(input.count)
-        // The output grows by doubling, never past cap + 1 bytes: one byte over
-        // the cap is enough to refuse.
-        var capacity = min(cap + 1, max(4096, input.count * 4))
-        var output = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
-        defer { output.deallocate() }
-        var produced = 0
+        // One byte over the cap is enough to refuse.
+        let limit = cap + 1
+        var output = ByteSink(capacity: min(limit, max(4096, input.count * 4)))
         while true {
-            if produced == capacity {
-                guard capacity <= cap else { return .failure(.tooLarge) }
-                let grown = min(cap + 1, capacity * 2)
-                let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
-                moved.update(from: output, count: produced)
-                output.deallocate()
-                (output, capacity) = (moved, grown)
+            if output.room == 0 {
+                guard output.count < limit else { return .failure(.tooLarge) }
+                // Doubling, never past the limit.
+                output.reserve(room: 1, atMost: limit)
             }
-            let room = capacity - produced
+            // libbz2 gets the room there is, up to the limit (a pooled buffer may be larger).
+            let room = min(output.room, limit - output.count)
             let inputLeft = stream.avail_in
-            stream.next_out = UnsafeMutableRawPointer(output + produced).assumingMemoryBound(to: CChar.self)
-            stream.avail_out = UInt32(room)
-            let status = BZ2_bzDecompress(&stream)
-            produced += room - Int(stream.avail_out)
-            if produced > cap { return .failure(.tooLarge) }
+            var status: Int32 = BZ_OK
+            output.append(upTo: room) { target in
+                stream.next_out = UnsafeMutableRawPointer(target.baseAddress!).assumingMemoryBound(to: CChar.self)
+                stream.avail_out = UInt32(room)
+                status = BZ2_bzDecompress(&stream)
+                return room - Int(stream.avail_out)
+            }
+            if output.count > cap { return .failure(.tooLarge) }
             switch status {
             case BZ_STREAM_END:
                 // Exactly one stream: nothing after its end.
                 guard stream.avail_in == 0 else {
                     return .failure(.corrupt(0, "\(stream.avail_in) bytes follow the bzip2 stream"))
                 }
-                return .success(Array(UnsafeBufferPointer(start: output, count: produced)))
+                return .success(output.takeBytes())
             case BZ_OK:
                 // Input used up without the end of the stream: it was cut short.
                 if stream.avail_in == 0 && stream.avail_out > 0 {

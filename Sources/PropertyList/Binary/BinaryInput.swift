@@ -1,22 +1,21 @@
 import FoundationEssentials
 
-/// One checked input: its bytes (a ``ByteRegion``: every read checked),
+/// One checked input: its bytes (a ``ByteReader``: every read checked),
 /// limits and trailer fields, and the checks every object needs. It holds no
 /// references, so the decoding pass reads it in place (a `let` of the
 /// decoder) instead of copying it for each call, as it did while these were
 /// methods of the decoder (measured: a 144-byte memcpy per object).
-internal struct BinaryInput {
-    let bytes: ByteRegion
+internal struct BinaryInput: ~Escapable {
+    let reader: ByteReader
     /// The limits the pass checks (the others are checked here, once).
     let limits: Limits
     /// The width of an object reference, for word loads: a reference list
     /// lies in the object area, which the offset table and the trailer follow.
     let referenceWidth: BigEndianWidth
     var referenceSize: Int { referenceWidth.bytes }
-    var offsetSize: Int { offsets.width.bytes }
-    /// The number of objects: the offset table's count, so that an object
-    /// number checked against it needs no second check to read its offset.
-    var objectCount: Int { offsets.count }
+    var offsetSize: Int { offsetWidth.bytes }
+    /// The number of objects: the offset table's count.
+    let objectCount: Int
     let topObject: Int
 
     /// The limits the decoding pass checks, kept apart from the others so
@@ -30,8 +29,9 @@ internal struct BinaryInput {
     }
     /// Where the offset table starts; also the end of the object area.
     let tableOffset: Int
-    /// The offset table: one offset per object, checked to lie in the input.
-    let offsets: BigEndianIntegers
+    /// The width of the offset table's entries, for word loads: the table
+    /// lies before the trailer, which was checked to follow it exactly.
+    let offsetWidth: BigEndianWidth
     /// The largest expanded size the document may have (Specs/value-model.md,
     /// "Expanded size"), at most ``maxExpandedSize`` so that node counts pack.
     let expansionBudget: Int
@@ -39,8 +39,10 @@ internal struct BinaryInput {
     static let maxExpandedSize = (1 << 52) - 1
 
     /// Parses and checks the header, trailer and offset table (Specs: "Trailer").
-    init(_ bytes: ByteRegion, limits: PropertyListLimits) throws(PropertyListError) {
-        self.bytes = bytes
+    @_lifetime(copy bytes)
+    init(_ bytes: RawSpan, limits: PropertyListLimits) throws(PropertyListError) {
+        let bytes = ByteReader(bytes)
+        self.reader = bytes
         self.limits = Limits(maxDepth: limits.maxDepth, maxCollectionCount: limits.maxCollectionCount,
                              maxStringBytes: limits.maxStringBytes, maxDataBytes: limits.maxDataBytes)
         let size = bytes.count
@@ -55,7 +57,7 @@ internal struct BinaryInput {
         }
         // unsupportedBinaryVersion: only version "00" is a public format.
         guard size >= 8, bytes[6] == UInt8(ascii: "0"), bytes[7] == UInt8(ascii: "0") else {
-            let shown = bytes.contains(6..<8) ? bytes.withBytes(in: 6..<8) { $0.decodedString } : "?"
+            let shown = bytes.getBytes(in: 6..<8)?.decodedString ?? "?"
             throw PropertyListError(.unsupportedBinaryVersion, "binary property list version \"\(shown)\" is not supported (only \"00\")", at: .byteOffset(6))
         }
         // truncated: room for the header, one object, one offset and the trailer.
@@ -72,9 +74,9 @@ internal struct BinaryInput {
         let referenceSize = Int(bytes[trailer + 7])
         // The trailer's last three fields: whole words inside the input (it is at least minimumSize long).
         let word = BigEndianWidth(bytes: 8)!
-        let rawCount = bytes.load(word, at: trailer + 8)
-        let rawTop = bytes.load(word, at: trailer + 16)
-        let rawTable = bytes.load(word, at: trailer + 24)
+        let rawCount = bytes.integer(at: trailer + 8, width: word)
+        let rawTop = bytes.integer(at: trailer + 16, width: word)
+        let rawTable = bytes.integer(at: trailer + 24, width: word)
 
         // badTrailer: offset and reference sizes are 1…8 bytes.
         guard (1...8).contains(offsetSize) else {
@@ -115,9 +117,10 @@ internal struct BinaryInput {
 
         self.topObject = Int(rawTop)
         self.tableOffset = Int(rawTable)
+        self.objectCount = Int(rawCount)
         // The table was checked above to fill the bytes up to the trailer,
         // whose 32 bytes give every entry a whole word.
-        self.offsets = bytes.integers(at: Int(rawTable), count: Int(rawCount), width: BigEndianWidth(bytes: offsetSize)!)!
+        self.offsetWidth = BigEndianWidth(bytes: offsetSize)!
         self.referenceWidth = BigEndianWidth(bytes: referenceSize)!
         self.expansionBudget = min(limits.expansionBudget(inputBytes: bytes.count), Self.maxExpandedSize)
     }
@@ -145,7 +148,19 @@ internal struct BinaryInput {
     func checkExpansion(base: Int, nodes: Int, depth: Int, at start: Int) throws(PropertyListError) {
         // expansionLimitExceeded: the value, expanded, may weigh at most the budget.
         guard ExpandedSize.placed(base: base, nodes: nodes, depth: depth) <= expansionBudget else {
-            throw PropertyListError(.expansionLimitExceeded, "the value expands past \(expansionBudget) bytes (the budget for \(bytes.count) input bytes)", at: .byteOffset(start))
+            throw PropertyListError(.expansionLimitExceeded, "the value expands past \(expansionBudget) bytes (the budget for \(reader.count) input bytes)", at: .byteOffset(start))
+        }
+    }
+
+    /// ``checkExpansion(base:nodes:depth:at:)`` for a done object met again,
+    /// located at the object's offset, read only when the check fails (the
+    /// offset was read when the object was decoded, so the read succeeds).
+    @inline(__always)
+    func checkExpansion(base: Int, nodes: Int, depth: Int, ofDecoded index: Int) throws(PropertyListError) {
+        guard ExpandedSize.placed(base: base, nodes: nodes, depth: depth) <= expansionBudget else {
+            // The same check fails again, now located.
+            try checkExpansion(base: base, nodes: nodes, depth: depth, at: try objectOffset(index))
+            preconditionFailure("the check failed a moment ago")
         }
     }
 
@@ -153,13 +168,13 @@ internal struct BinaryInput {
     /// follows it; returns the count and where the content starts.
     @inline(__always)
     func readCount(at start: Int) throws(PropertyListError) -> (count: Int, content: Int) {
-        let nibble = Int(bytes[start] & 0x0F)
+        let nibble = Int(reader[start] & 0x0F)
         if nibble != 0x0F { return (nibble, start + 1) }
         let lengthAt = start + 1
         try need(1, at: lengthAt, for: start)
-        let lengthMarker = bytes[lengthAt]
+        let lengthMarker = reader[lengthAt]
         // badLength: an extended length is an integer object of 1, 2, 4 or 8 bytes.
-        guard lengthMarker & 0xF0 == BinaryFormat.Marker.int, lengthMarker & 0x0F <= 3 else {
+        guard lengthMarker & 0xF0 == BinaryMarker.int.rawValue, lengthMarker & 0x0F <= 3 else {
             throw PropertyListError(.badLength, "extended length has marker 0x\(Hex.upper(lengthMarker)), not a 1-8 byte integer", at: .byteOffset(lengthAt))
         }
         let width = 1 << Int(lengthMarker & 0x0F)
@@ -198,7 +213,7 @@ internal struct BinaryInput {
     /// Reads an object reference at `offset` (already bounds-checked).
     @inline(__always)
     func reference(at offset: Int) throws(PropertyListError) -> Int {
-        let raw = bytes.load(referenceWidth, at: offset)
+        let raw = reader.integer(at: offset, width: referenceWidth)
         // badReference: references are below the object count.
         guard raw < UInt64(objectCount) else {
             throw PropertyListError(.badReference, "reference to object \(raw), but there are \(objectCount)", at: .byteOffset(offset))
@@ -206,13 +221,16 @@ internal struct BinaryInput {
         return Int(raw)
     }
 
-    /// Reads object `index`'s offset from the table.
+    /// Reads object `index`'s offset from the table. `index` is below
+    /// ``objectCount`` (a checked reference, or a loop over the objects):
+    /// the table holds it, and the word load checks its bounds.
     @inline(__always)
     func objectOffset(_ index: Int) throws(PropertyListError) -> Int {
-        let raw = offsets[index]
+        let entry = tableOffset &+ index &* offsetSize
+        let raw = reader.integer(at: entry, width: offsetWidth)
         // badObjectOffset: objects start after the header and before the offset table.
         guard raw >= UInt64(BinaryFormat.headerSize), raw < UInt64(tableOffset) else {
-            throw PropertyListError(.badObjectOffset, "object \(index) is at offset \(raw), outside the object area", at: .byteOffset(tableOffset + index * offsetSize))
+            throw PropertyListError(.badObjectOffset, "object \(index) is at offset \(raw), outside the object area", at: .byteOffset(entry))
         }
         return Int(raw)
     }
@@ -222,9 +240,9 @@ internal struct BinaryInput {
     /// A big-endian unsigned integer of `width` bytes (1…8) at `offset`, which
     /// the caller has checked lies inside the object area. The offset table
     /// and the 32-byte trailer follow that area, so a whole word is there
-    /// (``ByteRegion/load(_:at:)``).
+    /// (``ByteReader/integer(at:width:)``).
     @inline(__always)
     func loadBigEndian(at offset: Int, width: Int) -> UInt64 {
-        bytes.load(BigEndianWidth(bytes: width)!, at: offset)
+        reader.integer(at: offset, width: BigEndianWidth(bytes: width)!)
     }
 }

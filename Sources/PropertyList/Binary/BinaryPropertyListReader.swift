@@ -39,10 +39,8 @@ public struct BinaryPropertyListReader: Sendable {
     /// Decodes a binary property list from a span of its bytes.
     public func read(_ bytes: RawSpan) throws(PropertyListError) -> PropertyListValue {
         try limits.validate()
-        return try withByteRegion(bytes) { (region) throws(PropertyListError) -> PropertyListValue in
-            var decoder = try BinaryPropertyListDecoder(region, limits: limits)
-            return try decoder.decodeDocument()
-        }
+        var decoder = try BinaryPropertyListDecoder(bytes, limits: limits)
+        return try decoder.decodeDocument()
     }
 
     /// True when `prefix` starts with the `bplist` magic (any version).
@@ -58,24 +56,49 @@ internal enum BinaryFormat {
     static let trailerSize = 32
     /// Header, one 1-byte object, one 1-byte offset entry, trailer.
     static let minimumSize = headerSize + 1 + 1 + trailerSize
+}
 
-    enum Marker {
-        static let null: UInt8 = 0x00
-        static let falseValue: UInt8 = 0x08
-        static let trueValue: UInt8 = 0x09
-        static let fill: UInt8 = 0x0F
-        static let int: UInt8 = 0x10
-        static let real: UInt8 = 0x20
-        static let date: UInt8 = 0x33
-        static let data: UInt8 = 0x40
-        static let asciiString: UInt8 = 0x50
-        static let utf16String: UInt8 = 0x60
-        static let utf8String: UInt8 = 0x70
-        static let uid: UInt8 = 0x80
-        static let array: UInt8 = 0xA0
-        static let orderedSet: UInt8 = 0xB0
-        static let set: UInt8 = 0xC0
-        static let dict: UInt8 = 0xD0
+/// What an object's marker byte says it is (Specs/binary-plist.md,
+/// "Objects"): the high nibble names the kind, except for the `0x0n`
+/// singletons, named by the whole byte. One case per marker the format (or
+/// CoreFoundation's private `bplist1x` formats) defines, so that the decoder
+/// names every refusal; any other byte is an unknown marker. The decoder
+/// switches over the raw byte with these names: one jump table per object,
+/// where a failable initialiser would add a second dispatch.
+internal enum BinaryMarker: UInt8 {
+    case null = 0x00
+    case falseValue = 0x08
+    case trueValue = 0x09
+    /// `bplist1x`: a URL, a URL with a base, a UUID.
+    case url = 0x0C
+    case baseURL = 0x0D
+    case uuid = 0x0E
+    case fill = 0x0F
+    case int = 0x10
+    case real = 0x20
+    case date = 0x33
+    case data = 0x40
+    case asciiString = 0x50
+    case utf16String = 0x60
+    /// `bplist1x`: a UTF-8 string.
+    case utf8String = 0x70
+    case uid = 0x80
+    case array = 0xA0
+    case orderedSet = 0xB0
+    case set = 0xC0
+    case dict = 0xD0
+
+    /// True when `byte` starts an array or a dictionary: the containers the
+    /// decoder opens (sets and ordered sets are refused as scalars are).
+    @inline(__always)
+    static func isContainer(_ byte: UInt8) -> Bool {
+        byte & 0xF0 == array.rawValue || byte & 0xF0 == dict.rawValue
+    }
+
+    /// True when `byte` starts a string, ASCII or UTF-16 (a dictionary key).
+    @inline(__always)
+    static func isString(_ byte: UInt8) -> Bool {
+        byte & 0xF0 == asciiString.rawValue || byte & 0xF0 == utf16String.rawValue
     }
 }
 

@@ -84,13 +84,13 @@ package struct BinaryObjectGraph: Sendable {
 
     /// The value of a UID object.
     package func uid(_ object: Int) -> UInt32? {
-        guard let range = scalarRanges[object], scalarBytes[range.lowerBound] & 0xF0 == BinaryFormat.Marker.uid else { return nil }
+        guard let range = scalarRanges[object], scalarBytes[range.lowerBound] & 0xF0 == BinaryMarker.uid.rawValue else { return nil }
         return scalarBytes[(range.lowerBound + 1)..<range.upperBound].reduce(0) { $0 << 8 | UInt32($1) }
     }
 
     /// The text of an ASCII string object.
     package func asciiString(_ object: Int) -> String? {
-        guard let range = scalarRanges[object], scalarBytes[range.lowerBound] & 0xF0 == BinaryFormat.Marker.asciiString else { return nil }
+        guard let range = scalarRanges[object], scalarBytes[range.lowerBound] & 0xF0 == BinaryMarker.asciiString.rawValue else { return nil }
         // A count of 15 or more follows the marker as an integer object: 0x1n and 2^n bytes.
         let textStart = scalarBytes[range.lowerBound] & 0x0F < 15
             ? range.lowerBound + 1
@@ -348,10 +348,10 @@ internal struct BinaryPropertyListFlattener: ~Copyable {
             case .scalar(let start, let length):
                 out.append(from: scalars, in: start..<(start + length))
             case .array(let start, let count):
-                Self.appendHeader(BinaryFormat.Marker.array, count: count, to: &out)
+                Self.appendHeader(BinaryMarker.array.rawValue, count: count, to: &out)
                 for i in start..<(start + count) { Self.appendBigEndian(UInt64(references[i]), width: referenceSize, to: &out) }
             case .dictionary(let start, let count):
-                Self.appendHeader(BinaryFormat.Marker.dict, count: count, to: &out)
+                Self.appendHeader(BinaryMarker.dict.rawValue, count: count, to: &out)
                 for i in start..<(start + 2 * count) { Self.appendBigEndian(UInt64(references[i]), width: referenceSize, to: &out) }
             }
         }
@@ -369,23 +369,23 @@ internal struct BinaryPropertyListFlattener: ~Copyable {
 
     private static func appendScalar(_ value: PropertyListValue, to out: inout ByteSink) {
         switch value {
-        case .null: out.append(BinaryFormat.Marker.null)
-        case .bool(let flag): out.append(flag ? BinaryFormat.Marker.trueValue : BinaryFormat.Marker.falseValue)
+        case .null: out.append(BinaryMarker.null.rawValue)
+        case .bool(let flag): out.append(flag ? BinaryMarker.trueValue.rawValue : BinaryMarker.falseValue.rawValue)
         case .integer(let integer): appendInteger(integer, to: &out)
         case .real(let real):
-            out.append(BinaryFormat.Marker.real | 3)
+            out.append(BinaryMarker.real.rawValue | 3)
             appendBigEndian(real.bitPattern, width: 8, to: &out)
         case .date(let date):
-            out.append(BinaryFormat.Marker.date)
+            out.append(BinaryMarker.date.rawValue)
             appendBigEndian(date.timeIntervalSinceReferenceDate.bitPattern, width: 8, to: &out)
         case .data(let data):
-            appendHeader(BinaryFormat.Marker.data, count: data.count, to: &out)
+            appendHeader(BinaryMarker.data.rawValue, count: data.count, to: &out)
             out.append(data: data)
         case .string(let string):
             appendString(string, to: &out)
         case .uid(let uid):
             let width = uid <= 0xFF ? 1 : uid <= 0xFFFF ? 2 : 4
-            out.append(BinaryFormat.Marker.uid | UInt8(width - 1))
+            out.append(BinaryMarker.uid.rawValue | UInt8(width - 1))
             appendBigEndian(UInt64(uid), width: width, to: &out)
         case .array, .dictionary:
             preconditionFailure("containers are not scalars")
@@ -397,7 +397,7 @@ internal struct BinaryPropertyListFlattener: ~Copyable {
         if let value = integer.int64Value {
             appendUnsignedOrNegative(value, to: &out)
         } else {
-            out.append(BinaryFormat.Marker.int | 4)
+            out.append(BinaryMarker.int.rawValue | 4)
             appendBigEndian(0, width: 8, to: &out)
             appendBigEndian(integer.bitPattern, width: 8, to: &out)
         }
@@ -407,13 +407,13 @@ internal struct BinaryPropertyListFlattener: ~Copyable {
         let bits = UInt64(bitPattern: value)
         switch bits {
         case 0...0xFF:
-            out.append(BinaryFormat.Marker.int | 0); out.append(UInt8(bits))
+            out.append(BinaryMarker.int.rawValue | 0); out.append(UInt8(bits))
         case 0x100...0xFFFF:
-            out.append(BinaryFormat.Marker.int | 1); appendBigEndian(bits, width: 2, to: &out)
+            out.append(BinaryMarker.int.rawValue | 1); appendBigEndian(bits, width: 2, to: &out)
         case 0x1_0000...0xFFFF_FFFF:
-            out.append(BinaryFormat.Marker.int | 2); appendBigEndian(bits, width: 4, to: &out)
+            out.append(BinaryMarker.int.rawValue | 2); appendBigEndian(bits, width: 4, to: &out)
         default:
-            out.append(BinaryFormat.Marker.int | 3); appendBigEndian(bits, width: 8, to: &out)
+            out.append(BinaryMarker.int.rawValue | 3); appendBigEndian(bits, width: 8, to: &out)
         }
     }
 
@@ -422,11 +422,11 @@ internal struct BinaryPropertyListFlattener: ~Copyable {
     private static func appendString(_ string: String, to out: inout ByteSink) {
         string.withUTF8Span { utf8 in
             if utf8.bytes.firstNonASCII == nil {
-                appendHeader(BinaryFormat.Marker.asciiString, count: utf8.count, to: &out)
+                appendHeader(BinaryMarker.asciiString.rawValue, count: utf8.count, to: &out)
                 out.append(utf8)
             } else {
                 let units = UTF16BigEndian.unitCount(utf8: utf8)
-                appendHeader(BinaryFormat.Marker.utf16String, count: units, to: &out)
+                appendHeader(BinaryMarker.utf16String.rawValue, count: units, to: &out)
                 out.append(utf16BigEndianOf: utf8, units: units)
             }
         }

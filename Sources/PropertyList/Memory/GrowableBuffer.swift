@@ -11,8 +11,11 @@
 /// ``ScratchMemory``, so that a large buffer is reused by the next call
 /// instead of being faulted in anew.
 ///
-/// All of its raw memory access is in this file (Specs/architecture.md,
-/// "Memory").
+/// It is the one owner of its memory (Specs/architecture.md, "Memory"):
+/// only the code in this file allocates, grows, initialises, moves and frees
+/// it; anything else (``ByteSink``'s appends, an adapter's C call) writes its
+/// spare room only through ``append(upTo:initializingWith:)`` and reads its
+/// elements in bulk only through ``withElements(in:_:)``.
 @_spi(ByteKit) public struct GrowableBuffer<Element: ~Copyable>: ~Copyable {
     @usableFromInline var block: ScratchMemory.Buffer
     @usableFromInline var base: UnsafeMutablePointer<Element>
@@ -82,11 +85,15 @@
         used = 0
     }
 
-    /// Moves the elements to a block of at least `needed` elements (doubling).
+    /// Moves the elements to a block of at least `needed` elements
+    /// (doubling, but to no more than `limit` when one is given, which must
+    /// hold `needed`).
     @usableFromInline
-    mutating func grow(toHold needed: Int) {
+    mutating func grow(toHold needed: Int, atMost limit: Int = .max) {
+        precondition(needed <= limit, "growth past the limit")
         var grown = max(capacity * 2, 16)
         while grown < needed { grown *= 2 }
+        grown = min(grown, limit)
         let larger = ScratchMemory.take(atLeast: grown * MemoryLayout<Element>.stride)
         let moved = larger.base.bindMemory(to: Element.self, capacity: larger.capacity / MemoryLayout<Element>.stride)
         moved.moveInitialize(from: base, count: used)
@@ -116,6 +123,47 @@ extension GrowableBuffer {
 }
 
 extension GrowableBuffer where Element: BitwiseCopyable {
+    /// How many more elements fit before the buffer grows.
+    @inlinable @_spi(ByteKit) public var room: Int { capacity - used }
+
+    /// Makes room for `more` elements after the current ones: grown by
+    /// doubling, to hold at most `limit` elements in all when a limit is
+    /// given (a caller that must not hold more than a cap, as a decompressor
+    /// bounding its output).
+    @inlinable @inline(__always)
+    @_spi(ByteKit) public mutating func reserve(room more: Int, atMost limit: Int = .max) {
+        precondition(more >= 0)
+        if more > capacity - used { grow(toHold: used + more, atMost: limit) }
+    }
+
+    /// Appends what `initialize` writes into room for `count` elements after
+    /// the current ones (made first, by ``reserve(room:atMost:)``): it gets
+    /// that room, uninitialised, and returns how many elements it wrote there,
+    /// from the start, at most `count`. The one way the buffer's spare memory
+    /// is written: the writers' appends and the adapters' C calls use it.
+    @inlinable @inline(__always)
+    @_spi(ByteKit) public mutating func append(upTo count: Int, initializingWith initialize: (UnsafeMutableBufferPointer<Element>) -> Int) {
+        // A negative count grows nothing and fails the check of what was written.
+        if count > capacity &- used { grow(toHold: used &+ count) }
+        let written = initialize(UnsafeMutableBufferPointer(start: base + used, count: count))
+        precondition(written >= 0 && written <= count, "wrote past the room given")
+        used += written
+    }
+
+    /// Calls `body` with the elements at `range` (within ``count``), valid during the call.
+    @inlinable @inline(__always)
+    @_spi(ByteKit) public func withElements<R>(in range: Range<Int>, _ body: (UnsafeBufferPointer<Element>) -> R) -> R {
+        precondition(range.lowerBound >= 0 && range.upperBound <= used, "range out of the buffer")
+        return body(UnsafeBufferPointer(start: base + range.lowerBound, count: range.count))
+    }
+
+    /// Forgets the elements after the first `count`.
+    @inlinable
+    @_spi(ByteKit) public mutating func removeLast(from count: Int) {
+        precondition(count >= 0 && count <= used)
+        used = count
+    }
+
     /// `count` copies of `element`.
     @inlinable
     @_spi(ByteKit) public init(repeating element: Element, count: Int) {

@@ -1,8 +1,16 @@
+public import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+
+// Reads of byte spans that the codecs' scanners and text decoders share:
+// checked byte and word loads, searches, and strings. Each is written once,
+// for `RawSpan` (a `Span<UInt8>` reaches it through `.bytes`), except the
+// word scans, which the scanners run over `Span<UInt8>`. The names follow
+// ``ByteReader``'s rule: a bare `…(at:)` is for an offset the caller has
+// checked, and traps otherwise.
 
 extension RawSpan {
     /// The byte at `offset` (below `byteCount`).
@@ -18,10 +26,92 @@ extension RawSpan {
         precondition(byteCount >= 8 && UInt(bitPattern: offset) <= UInt(bitPattern: byteCount &- 8), "word out of range")
         return UInt64(littleEndian: unsafe unsafeLoadUnaligned(fromUncheckedByteOffset: offset, as: UInt64.self))
     }
+
+    /// The offset of the first byte at or above 0x80, or nil when every byte
+    /// is ASCII (``WordScan/firstNonASCII(_:)``: eight bytes at a time).
+    @inlinable @inline(__always)
+    @_spi(ByteKit) public var firstNonASCII: Int? {
+        unsafe withUnsafeBytes { WordScan.firstNonASCII($0) }
+    }
+
+    /// The bytes as a span of `UInt8`, for the scanners that index them.
+    @inlinable
+    @_spi(ByteKit) public var span: Span<UInt8> {
+        @_lifetime(copy self)
+        get { Span(_bytes: self) }
+    }
+
+    /// The bytes, copied into `Data`.
+    @inlinable
+    @_spi(ByteKit) public var data: Data {
+        unsafe withUnsafeBytes { Data($0) }
+    }
+
+    /// The bytes as a `String`, ill-formed UTF-8 repaired (for messages).
+    @_spi(ByteKit) public var decodedString: String {
+        unsafe withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The bytes, copied into an array.
+    @_spi(ByteKit) public var array: [UInt8] {
+        unsafe withUnsafeBytes { Array($0) }
+    }
+
+    /// The bytes as a `String` when they are well-formed UTF-8, else nil.
+    /// ASCII (checked eight bytes at a time) is copied without validating again.
+    @_spi(ByteKit) public var validUTF8String: String? {
+        unsafe withUnsafeBytes { raw in
+            let bytes = raw.assumingMemoryBound(to: UInt8.self)
+            if WordScan.firstNonASCII(raw) == nil {
+                return String(copying: unsafe UTF8Span(unchecked: bytes.span, isKnownASCII: true))
+            }
+            guard let checked = try? UTF8Span(validating: bytes.span) else { return nil }
+            return String(copying: checked)
+        }
+    }
+
+    /// True when the bytes are well-formed UTF-8 (``validUTF8String`` without the copy).
+    @_spi(ByteKit) public var isValidUTF8: Bool {
+        unsafe withUnsafeBytes { raw in
+            if WordScan.firstNonASCII(raw) == nil { return true }
+            return (try? UTF8Span(validating: raw.assumingMemoryBound(to: UInt8.self).span)) != nil
+        }
+    }
+
+    /// The 16 bytes as a UUID, or nil when there are not exactly 16.
+    @_spi(ByteKit) public var uuid: UUID? {
+        guard byteCount == 16 else { return nil }
+        return unsafe withUnsafeBytes { b in
+            UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
+        }
+    }
+
+    /// The bytes as a `String` when every one is ASCII, else the offset of the first that is not.
+    @inlinable @inline(__always)
+    @_spi(ByteKit) public func asciiString() -> Result<String, NonASCIIByte> {
+        unsafe withUnsafeBytes { raw in
+            if let bad = WordScan.firstNonASCII(raw) { return .failure(NonASCIIByte(offset: bad, byte: raw[bad])) }
+            // ASCII, just checked, is valid UTF-8: copied without validating again.
+            let ascii = raw.assumingMemoryBound(to: UInt8.self)
+            return .success(String(copying: unsafe UTF8Span(unchecked: ascii.span, isKnownASCII: true)))
+        }
+    }
+
+    /// True when both spans hold the same bytes.
+    @_spi(ByteKit) public func sameBytes(as other: RawSpan) -> Bool {
+        guard byteCount == other.byteCount else { return false }
+        guard byteCount > 0 else { return true }
+        return unsafe withUnsafeBytes { a in
+            unsafe other.withUnsafeBytes { b in memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 }
+        }
+    }
+
+    /// True when the bytes are those of `string`'s UTF-8.
+    @_spi(ByteKit) public func sameBytes(asUTF8Of string: String) -> Bool {
+        string.withUTF8Span { sameBytes(as: $0.bytes) }
+    }
 }
 
-// Reads of byte spans that the codecs' scanners and text decoders share:
-// checked word loads, searches, and strings.
 extension Span where Element == UInt8 {
     /// The eight bytes at `offset` as one little-endian word (the first byte
     /// in memory lowest), for the word-at-a-time scans of ``WordScan``.
@@ -69,17 +159,6 @@ extension Span where Element == UInt8 {
         return (i, false)
     }
 
-    /// The offset of the first byte at or above 0x80, or nil when every byte is ASCII.
-    @inlinable @inline(__always)
-    @_spi(ByteKit) public var firstNonASCII: Int? {
-        var i = skipWords(from: 0) { !WordScan.hasNonASCII($0) }
-        while i < count {
-            if self[i] >= 0x80 { return i }
-            i &+= 1
-        }
-        return nil
-    }
-
     /// The offset of the first `byte` at or after `start`, or nil.
     @_spi(ByteKit) public func firstIndex(of byte: UInt8, from start: Int = 0) -> Int? {
         guard start >= 0, start < count else { return nil }
@@ -116,18 +195,47 @@ extension Span where Element == UInt8 {
         return nil
     }
 
-    /// The bytes as a `String`, ill-formed UTF-8 repaired (for messages).
-    @_spi(ByteKit) public var decodedString: String {
-        unsafe withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) }
-    }
-
-    /// The bytes as a `String`, copied without validating: for text that is
-    /// valid UTF-8 already (checked by the caller's format before, as the XML
-    /// reader checks the whole document before libxml2 hands its text back).
-    /// Ill-formed input is a programming error, caught here in debug builds.
+    /// The bytes as a `String`, copied without validating them: for text
+    /// that is valid UTF-8 already (checked by the caller's format before, as
+    /// the XML reader checks the whole document before libxml2 hands its text
+    /// back). Ill-formed input is a programming error, caught here in debug
+    /// builds only.
     @inlinable @inline(__always)
-    @_spi(ByteKit) public func stringOfValidatedUTF8() -> String {
+    @_spi(ByteKit) public func stringAssumingValidUTF8() -> String {
         assert((try? UTF8Span(validating: self)) != nil, "text is not valid UTF-8")
-        return String(copying: unsafe UTF8Span(unchecked: self, isKnownASCII: firstNonASCII == nil))
+        return String(copying: unsafe UTF8Span(unchecked: self, isKnownASCII: bytes.firstNonASCII == nil))
     }
+}
+
+extension Hasher {
+    /// Feeds the bytes of `bytes` to the hasher.
+    @_spi(ByteKit) public mutating func combine(bytes: RawSpan) {
+        unsafe bytes.withUnsafeBytes { combine(bytes: $0) }
+    }
+}
+
+extension UUID {
+    /// The UUID's 16 bytes, in order.
+    @_spi(ByteKit) public var byteArray: [UInt8] {
+        withUnsafeBytes(of: uuid) { Array($0) }
+    }
+}
+
+/// A byte at or above 0x80 where only ASCII may be.
+@_spi(ByteKit) public struct NonASCIIByte: Error {
+    /// Its offset in the span.
+    @_spi(ByteKit) public let offset: Int
+    /// The byte.
+    @_spi(ByteKit) public let byte: UInt8
+
+    @usableFromInline init(offset: Int, byte: UInt8) {
+        self.offset = offset
+        self.byte = byte
+    }
+}
+
+/// An unpaired UTF-16 surrogate.
+@_spi(ByteKit) public struct UnpairedSurrogate: Error {
+    /// The index of the unit.
+    @_spi(ByteKit) public let unit: Int
 }

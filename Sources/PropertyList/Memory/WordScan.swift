@@ -29,18 +29,20 @@
     @inlinable @inline(__always)
     @_spi(ByteKit) public static func hasNonASCII(_ word: UInt64) -> Bool { word & highs != 0 }
 
-    /// The index of the first byte ≥ 0x80 in `region`, or nil when it is all ASCII.
+    /// The index of the first byte ≥ 0x80 in `region`, or nil when it is all
+    /// ASCII: the one scan behind ``RawSpan/firstNonASCII`` and the kit's
+    /// string reads, which call it inside their own access to the bytes.
     @inlinable @inline(__always)
-    @_spi(ByteKit) public static func firstNonASCII(_ region: UnsafeRawBufferPointer) -> Int? {
+    static func firstNonASCII(_ region: UnsafeRawBufferPointer) -> Int? {
         var i = 0
         let count = region.count
-        while i + 8 <= count {
+        while i &+ 8 <= count {
             if hasNonASCII(region.loadUnaligned(fromByteOffset: i, as: UInt64.self)) { break }
-            i += 8
+            i &+= 8
         }
         while i < count {
             if region[i] >= 0x80 { return i }
-            i += 1
+            i &+= 1
         }
         return nil
     }

@@ -43,8 +43,8 @@ final class XMLSAXParser {
 
     /// Parses `utf8` (already checked and transcoded by ``XMLInput``, with no
     /// NUL byte); returns false if libxml2 could not start.
-    func parse(_ utf8: [UInt8]) -> Bool {
-        utf8.withUnsafeBufferPointer { bytes in
+    func parse(_ utf8: Span<UInt8>) -> Bool {
+        unsafe utf8.withUnsafeBufferPointer { bytes in
             bytes.withMemoryRebound(to: CChar.self) { chars in
                 // libxml2 pulls the bytes from this buffer as it parses (a window at a time).
                 let parser = withUnsafePointer(to: Self.events) { events in

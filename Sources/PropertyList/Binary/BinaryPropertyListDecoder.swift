@@ -10,7 +10,7 @@ import FoundationEssentials
 /// Every index into them is an object number below the count, which
 /// `BinaryInput.reference(at:)` and the loops over `0..<objectCount` ensure,
 /// and which the table checks again.
-internal struct BinaryPropertyListDecoder: ~Copyable {
+internal struct BinaryPropertyListDecoder: ~Copyable, ~Escapable {
     private let input: BinaryInput
 
     /// What is known about each object, by index, kept apart from the values
@@ -75,7 +75,8 @@ internal struct BinaryPropertyListDecoder: ~Copyable {
 
     /// Checks the header, trailer and offset table (Specs: "Trailer") and
     /// prepares one slot per object.
-    init(_ bytes: ByteRegion, limits: PropertyListLimits) throws(PropertyListError) {
+    @_lifetime(copy bytes)
+    init(_ bytes: RawSpan, limits: PropertyListLimits) throws(PropertyListError) {
         input = try BinaryInput(bytes, limits: limits)
         objects = ObjectTable(count: input.objectCount)
         // Containers nest at most maxDepth deep, and at most once per object (no cycles).
@@ -264,16 +265,17 @@ internal struct BinaryPropertyListDecoder: ~Copyable {
         let shape = objects[fact: index]
         switch shape.state {
         case .done where shape.height > 0:
-            let offset = (try? input.objectOffset(index)) ?? 0
-            // depthLimitExceeded: a shared container reused deeper than where it was first decoded.
+            // depthLimitExceeded: a shared container reused deeper than where it was first decoded
+            // (located at its offset, read when it was decoded: this read cannot fail).
             guard depth + shape.height <= input.limits.maxDepth else {
-                throw PropertyListError(.depthLimitExceeded, "containers nest deeper than \(input.limits.maxDepth)", at: .byteOffset(offset))
+                throw PropertyListError(.depthLimitExceeded, "containers nest deeper than \(input.limits.maxDepth)", at: .byteOffset(try input.objectOffset(index)))
             }
             let size = objects[measure: index]
-            try input.checkExpansion(base: size, nodes: shape.nodes, depth: depth, at: offset)
+            try input.checkExpansion(base: size, nodes: shape.nodes, depth: depth, ofDecoded: index)
             return Decoded(value: objects[value: index], base: size, nodes: shape.nodes, height: shape.height)
         case .inProgress:
-            throw PropertyListError(.cyclicReference, "object \(index) contains itself", at: .byteOffset((try? input.objectOffset(index)) ?? 0))
+            // cyclicReference: an object in progress is reached again (its offset was read when it opened).
+            throw PropertyListError(.cyclicReference, "object \(index) contains itself", at: .byteOffset(try input.objectOffset(index)))
         default:
             let scalar = try scalarMember(index, depth: depth)
             return scalar.isContainer ? .container : Decoded(value: scalar.value, base: scalar.base, nodes: 1, height: 0)
@@ -303,7 +305,7 @@ internal struct BinaryPropertyListDecoder: ~Copyable {
         case .done:
             guard shape.height == 0 else { return .container }
             let base = objects[measure: index]
-            try input.checkExpansion(base: base, nodes: 1, depth: depth, at: (try? input.objectOffset(index)) ?? 0)
+            try input.checkExpansion(base: base, nodes: 1, depth: depth, ofDecoded: index)
             return Scalar(value: objects[value: index], base: base)
         case .doneUnstored:
             let start = try input.objectOffset(index)
@@ -317,8 +319,8 @@ internal struct BinaryPropertyListDecoder: ~Copyable {
             break
         }
         let start = try input.objectOffset(index)
-        let kind = input.bytes[start] & 0xF0
-        guard kind != 0xA0 && kind != 0xD0 else { return .container }
+        let marker = input.reader[start]
+        guard !BinaryMarker.isContainer(marker) else { return .container }
         objects[fact: index].state = .inProgress
         let (value, end) = try input.decodeScalar(at: start)
         let payload = value.payloadBytes
@@ -332,8 +334,8 @@ internal struct BinaryPropertyListDecoder: ~Copyable {
                 : "object \(index) overlaps the next object or is out of table order", at: .byteOffset(end))
         }
         decodedCount += 1
-        switch kind {
-        case BinaryFormat.Marker.asciiString, BinaryFormat.Marker.utf16String, BinaryFormat.Marker.data:
+        switch marker & 0xF0 {
+        case BinaryMarker.asciiString.rawValue, BinaryMarker.utf16String.rawValue, BinaryMarker.data.rawValue:
             objects.fill(index, with: value)
             objects[measure: index] = base
             objects[fact: index] = Shape(state: .done, height: 0, nodes: 1)
@@ -348,7 +350,7 @@ internal struct BinaryPropertyListDecoder: ~Copyable {
     private mutating func open(_ index: Int, depth: Int) throws(PropertyListError) -> Frame {
         objects[fact: index].state = .inProgress
         let start = try input.objectOffset(index)
-        let isDictionary = input.bytes[start] & 0xF0 == 0xD0
+        let isDictionary = input.reader[start] & 0xF0 == BinaryMarker.dict.rawValue
         try input.checkDepth(depth + 1, at: start)
         let (count, references) = try input.readCount(at: start)
         try input.checkCollectionCount(count, at: start)
@@ -428,10 +430,9 @@ internal struct BinaryPropertyListDecoder: ~Copyable {
             return (recentKeys[slot].key, hash)
         }
         let offset = try input.objectOffset(index)
-        let kind = input.bytes[offset] & 0xF0
         // nonStringKey: keys are ASCII or UTF-16 strings.
-        guard kind == BinaryFormat.Marker.asciiString || kind == BinaryFormat.Marker.utf16String else {
-            throw PropertyListError(.nonStringKey, "dictionary key is not a string (marker 0x\(Hex.upper(input.bytes[offset])))", at: .byteOffset(offset))
+        guard BinaryMarker.isString(input.reader[offset]) else {
+            throw PropertyListError(.nonStringKey, "dictionary key is not a string (marker 0x\(Hex.upper(input.reader[offset])))", at: .byteOffset(offset))
         }
         // A key is a string object: decoded once, and checked like any other
         // (a string is never in progress, and its size at depth 0 was checked

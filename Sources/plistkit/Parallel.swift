@@ -1,3 +1,5 @@
+import Dispatch
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -6,6 +8,12 @@ import Darwin
 
 /// `--jobs N` (Specs/plistkit.md, "Many files"): work on N inputs at once,
 /// on threads of this process, and hand the results back in input order.
+///
+/// The threads are POSIX threads, for their stack size; the state they share
+/// is behind one `Mutex` (the Synchronization module), and a semaphore wakes
+/// the calling thread as each result comes in. No pointer crosses into C:
+/// a starting thread takes its work from ``starting`` instead of from its
+/// start routine's context argument.
 enum Parallel {
     /// The stack of each worker thread: the writers and the value model's
     /// equality recurse up to `PropertyListLimits.maxSupportedDepth` levels,
@@ -25,7 +33,7 @@ enum Parallel {
     /// `work` runs on several threads at once: it may only read what it
     /// captures (the verbs' options and file names), and must not print
     /// (`deliver` does, on the calling thread).
-    static func run<Result>(count: Int, jobs: Int, work: @escaping (Int) -> Result,
+    static func run<Result: Sendable>(count: Int, jobs: Int, work: @escaping (Int) -> Result,
                             deliver: (Int, Result) throws -> Void) throws {
         guard jobs > 1, count > 1 else {
             for index in 0..<count { try deliver(index, work(index)) }
@@ -38,16 +46,7 @@ enum Parallel {
         defer { pthread_attr_destroy(&attributes) }
         pthread_attr_setstacksize(&attributes, stackBytes)
         for _ in 0..<min(jobs, count) {
-            var thread = pthread_t()
-            let context = Unmanaged.passRetained(shared).toOpaque()
-            guard pthread_create(&thread, &attributes, { context in
-                let shared = Unmanaged<AnyObject>.fromOpaque(context!).takeRetainedValue() as! any Runnable
-                shared.runWorker()
-                return nil
-            }, context) == 0 else {
-                Unmanaged<Shared<Result>>.fromOpaque(context).release()
-                break
-            }
+            guard let thread = start(shared, attributes: &attributes) else { break }
             threads.append(thread)
         }
         defer { for thread in threads { pthread_join(thread, nil) } }
@@ -60,71 +59,86 @@ enum Parallel {
             throw error
         }
     }
+
+    /// The worker the next thread to start takes, and the signal that it took it.
+    private static let starting = Mutex<(any Runnable)?>(nil)
+    private static let taken = DispatchSemaphore(value: 0)
+    /// One thread starts at a time, process-wide, so that each takes the worker meant for it.
+    private static let startingOne = Mutex<Void>(())
+
+    /// Starts a thread that runs `worker`; nil if none could start.
+    private static func start(_ worker: any Runnable, attributes: inout pthread_attr_t) -> pthread_t? {
+        startingOne.withLock { _ -> pthread_t? in
+            starting.withLock { $0 = worker }
+            var thread = pthread_t()
+            guard pthread_create(&thread, &attributes, { _ in
+                let worker = Parallel.starting.withLock { slot in slot.take() }
+                Parallel.taken.signal()
+                worker?.runWorker()
+                return nil
+            }, nil) == 0 else {
+                starting.withLock { $0 = nil }
+                return nil
+            }
+            taken.wait()
+            return thread
+        }
+    }
 }
 
 /// What a worker thread runs (a class-constrained protocol, so that the
 /// thread's entry point, which cannot be generic, can call it).
-private protocol Runnable: AnyObject {
+private protocol Runnable: AnyObject, Sendable {
     func runWorker()
 }
 
 /// The state the threads share: the next index to claim and the results,
-/// behind one mutex; a condition signals each result.
-private final class Shared<Result>: Runnable, @unchecked Sendable {
+/// behind one mutex; a semaphore is signalled once for each result stored.
+private final class Shared<Result: Sendable>: Runnable, @unchecked Sendable {
+    private struct State {
+        var next = 0
+        var stopped = false
+        var results: [Result?]
+    }
+
     private let count: Int
     private let work: (Int) -> Result
-    private var next = 0
-    private var stopped = false
-    private var results: [Result?]
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private let ready = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private let state: Mutex<State>
+    private let stored = DispatchSemaphore(value: 0)
 
     init(count: Int, work: @escaping (Int) -> Result) {
         self.count = count
         self.work = work
-        results = Array(repeating: nil, count: count)
-        pthread_mutex_init(mutex, nil)
-        pthread_cond_init(ready, nil)
-    }
-
-    deinit {
-        pthread_cond_destroy(ready)
-        pthread_mutex_destroy(mutex)
-        ready.deallocate()
-        mutex.deallocate()
+        state = Mutex(State(results: Array(repeating: nil, count: count)))
     }
 
     /// Claims indexes and works on them until none is left (or `stop()`).
     func runWorker() {
         while true {
-            pthread_mutex_lock(mutex)
-            let index = next
-            let go = !stopped && index < count
-            if go { next += 1 }
-            pthread_mutex_unlock(mutex)
-            guard go else { return }
+            let index: Int? = state.withLock { state in
+                guard !state.stopped, state.next < count else { return nil }
+                defer { state.next += 1 }
+                return state.next
+            }
+            guard let index else { return }
             let result = work(index)
-            pthread_mutex_lock(mutex)
-            results[index] = result
-            pthread_cond_broadcast(ready)
-            pthread_mutex_unlock(mutex)
+            state.withLock { $0.results[index] = result }
+            stored.signal()
         }
     }
 
-    /// Waits for the result of `index` and takes it out.
+    /// Waits for the result of `index` and takes it out. Every result stored
+    /// signals once after it is in, so a wait after finding none ends when one
+    /// more is stored, and the result is looked for again.
     func take(_ index: Int) -> Result {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        while results[index] == nil { pthread_cond_wait(ready, mutex) }
-        let result = results[index]!
-        results[index] = nil
-        return result
+        while true {
+            if let result = state.withLock({ $0.results[index].take() }) { return result }
+            stored.wait()
+        }
     }
 
     /// No new index is started.
     func stop() {
-        pthread_mutex_lock(mutex)
-        stopped = true
-        pthread_mutex_unlock(mutex)
+        state.withLock { $0.stopped = true }
     }
 }
