@@ -8,9 +8,11 @@ public import UserInfo
 ///
 /// Its result is the tree path's, by construction: exactly
 /// `options.decode(T.self, from: .dictionary(MPUserInfoReader(limits:).read(bytes)))`,
-/// the same value or the same error. One pass validates the bytes into a tape
-/// of nodes; input the tape does not take goes to the tree path
-/// (`directDecodeHandOver`).
+/// the same value or the same error. The reader's own pass (``MPScan``)
+/// validates the bytes into a tape of nodes, and the state is decoded from
+/// the tape; a tape holding what the direct decoding leaves to the tree (a
+/// set, a URL with a base, a key beyond ASCII) is built into the reader's
+/// tree and decoded from it (`directDecodeHandOver`).
 ///
 /// ```swift
 /// let state = try MPUserInfoDecoder().decode(TripState.self, from: bytes)
@@ -31,8 +33,9 @@ public struct MPUserInfoDecoder: Sendable {
     /// - Throws: ``UserInfoError`` for bytes the reader refuses, `DecodingError`
     ///   for a value that does not decode as `type`.
     public func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
-        // directDecodeHandOver: what the tape does not take, the tree path answers.
-        guard let tape = MPTape(bytes, limits: limits) else { return try treeDecode(type, from: bytes) }
+        let tape = try MPTape(reading: bytes, limits: limits)
+        // directDecodeHandOver: what the direct decoding leaves to the tree, the tree path answers.
+        guard !tape.content.handsOver else { return try options.decode(type, from: .dictionary(tape.dictionary())) }
         return try decode(type, from: tape)
     }
 
@@ -50,305 +53,13 @@ public struct MPUserInfoDecoder: Sendable {
     }
 
     /// True when the direct path reads `bytes` itself, without handing them
-    /// over to the tree path (what the tests check it does).
+    /// over to the tree (what the tests check it does).
     package func takesDirectly(_ bytes: [UInt8]) -> Bool { MPTape(bytes, limits: limits) != nil }
 
     /// The tree path: the reader's value, decoded by `UserInfoDecoder` (the
     /// reference of the direct path, and its hand-over).
     package func treeDecode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
         try options.decode(type, from: .dictionary(try MPUserInfoReader(limits: limits).read(bytes)))
-    }
-}
-
-// MARK: - The tape
-
-/// One value of a validated MP userInfo.
-struct MPNode {
-    enum Kind: UInt8 { case map, array, string, data, signed, unsigned, real, bool, null, uuid, date, url }
-    var kind: Kind
-    /// Where the value's bytes start (a string's, data's, UUID's or URL string's).
-    var start: Int32 = 0
-    /// The bytes' count, or a container's members (a map's entries).
-    var length: Int32 = 0
-    /// The index of the node after this value (after its members, for a container).
-    var next: Int32
-    /// An integer's, real's, date's or boolean's bits; a map's ordinal.
-    var bits: UInt64 = 0
-
-    var isContainer: Bool { kind == .map || kind == .array }
-}
-
-/// The values of an MP userInfo in the order they are written, each map's
-/// entries as key node, value node; made only from bytes the reader accepts
-/// (anything else, and what the tape leaves to the tree path, gives nil).
-package struct MPTape {
-    var nodes: [MPNode] = []
-    var maps = 0
-    /// The bytes the nodes point into.
-    let bytes: [UInt8]
-    /// The URLs of the URL nodes (by their `bits`), parsed once when checked
-    /// (nil: a replaced URL that does not parse).
-    var urls: [URL?] = []
-    /// The URL nodes, in order.
-    var urlNodes: [Int32] = []
-    /// The relative strings of replaced URLs, by their `bits`.
-    var replacedURLs: [Int: String] = [:]
-
-    /// Maps of up to this many entries are searched by scan (lookups and the duplicate check).
-    static let scanLimit = 16
-
-    package init?(_ bytes: [UInt8], limits: PropertyListLimits) {
-        self.bytes = bytes
-        guard bytes.count <= Int(Int32.max), (try? limits.validate()) != nil, bytes.count <= limits.maxInputBytes else { return nil }
-        // The limits, charged as the reader charges them (each value and key one
-        // object and one node of the expanded size), unless the size alone proves
-        // them unreachable (payloadLimits); the depth is checked either way.
-        let charges = !MPUserInfoReader.withinLimits(byteCount: bytes.count, limits)
-        let budget = limits.expansionBudget(inputBytes: bytes.count)
-        var (objects, expanded) = (0, 0)
-        func charge(_ payload: Int, depth: Int) -> Bool {
-            objects += 1
-            expanded = ExpandedSize.add(expanded, ExpandedSize.node(depth: depth, payload: payload))
-            return objects <= limits.maxObjects && expanded <= budget
-        }
-        var input = ByteReader(bytes.span.bytes)
-        guard input.readBigEndian(UInt32.self) == 0x4D50_0305, let top = input.byte(at: 4),
-              (0x80...0x8F).contains(top) || top == 0xDE || top == 0xDF else { return nil }
-        // Every value and key takes at least a byte.
-        nodes.reserveCapacity(min(bytes.count, 4_096))
-        /// An open container: its node, the members still to read, and whether a key comes next.
-        struct Open { var node: Int; var remaining: Int; var isMap: Bool; var keyNext: Bool }
-        // The innermost container in `innermost`, the others in `enclosing`
-        // (the innermost is read and changed for every value: kept out of the array).
-        var innermost = Open(node: -1, remaining: 1, isMap: false, keyNext: false)
-        var enclosing: [Open] = []
-        enclosing.reserveCapacity(8)
-        /// The containers open: the depth of the next value.
-        var depth = 0
-        while true {
-            if innermost.remaining == 0 {
-                let finished = innermost.node
-                nodes[finished].next = Int32(nodes.count)
-                if innermost.isMap, !keysOnce(map: finished, bytes) { return nil }
-                depth -= 1
-                guard let outer = enclosing.popLast(), depth > 0 else { break }
-                innermost = outer
-                continue
-            }
-            if innermost.keyNext {
-                // A key: an ASCII string (other keys are the tree's to compare).
-                guard let marker = input.readByte(), let length = Self.stringLength(marker, &input),
-                      let key = input.readBytes(length), key.firstNonASCII == nil else { return nil }
-                if charges, length > limits.maxStringBytes || !charge(length, depth: depth) { return nil }
-                nodes.append(MPNode(kind: .string, start: Int32(input.offset - length), length: Int32(length),
-                                    next: Int32(nodes.count + 1), bits: Self.fingerprint(key)))
-                innermost.keyNext = false
-                continue
-            }
-            innermost.remaining -= 1
-            innermost.keyNext = innermost.isMap
-            guard let (read, members) = Self.value(&input, next: nodes.count + 1, urls: &urls) else { return nil }
-            var node = read
-            if node.kind == .url {
-                urlNodes.append(Int32(nodes.count))
-            }
-            if charges {
-                let payload = node.kind == .data || node.kind == .string || node.kind == .uuid || node.kind == .url ? Int(node.length) : 0
-                guard charge(payload, depth: depth), members <= limits.maxCollectionCount,
-                      node.kind == .data ? payload <= limits.maxDataBytes : payload <= limits.maxStringBytes else { return nil }
-            }
-            guard node.kind == .map || node.kind == .array else {
-                nodes.append(node)
-                continue
-            }
-            // depthLimitExceeded and truncated, as the reader checks them.
-            let isMap = node.kind == .map
-            guard depth < limits.maxDepth, members <= input.remaining / (isMap ? 2 : 1) else { return nil }
-            node.length = Int32(members)
-            if isMap {
-                node.bits = UInt64(maps)
-                maps += 1
-            }
-            // The top value's frame is a placeholder for one value: not kept.
-            if depth > 0 { enclosing.append(innermost) }
-            innermost = Open(node: nodes.count, remaining: members, isMap: isMap, keyNext: isMap)
-            nodes.append(node)
-            depth += 1
-        }
-        guard input.isAtEnd else { return nil }
-    }
-
-    /// The byte length of a string with this marker, or nil when it is no string marker.
-    private static func stringLength(_ marker: UInt8, _ input: inout ByteReader) -> Int? {
-        switch marker {
-        case 0xA0...0xBF: Int(marker & 0x1F)
-        case 0xD9: input.readBigEndian(width: 1).map(Int.init)
-        case 0xDA: input.readBigEndian(width: 2).map(Int.init)
-        case 0xDB: input.readBigEndian(width: 4).map(Int.init)
-        default: nil
-        }
-    }
-
-    /// Reads one value: its node (a container's without its count) and a container's members.
-    private static func value(_ input: inout ByteReader, next: Int, urls: inout [URL?]) -> (MPNode, Int)? {
-        guard let marker = input.readByte() else { return nil }
-        var node = MPNode(kind: .null, next: Int32(next))
-        var members = 0
-        switch marker {
-        case 0x00...0x7F:
-            (node.kind, node.bits) = (.signed, UInt64(marker))
-        case 0xE0...0xFF:
-            (node.kind, node.bits) = (.signed, UInt64(bitPattern: Int64(Int8(bitPattern: marker))))
-        case 0x80...0x8F:
-            (node.kind, members) = (.map, Int(marker & 0x0F))
-        case 0x90...0x9F:
-            (node.kind, members) = (.array, Int(marker & 0x0F))
-        case 0xDE, 0xDF:
-            guard let count = input.readBigEndian(width: marker == 0xDE ? 2 : 4) else { return nil }
-            (node.kind, members) = (.map, Int(count))
-        case 0xDC, 0xDD:
-            guard let count = input.readBigEndian(width: marker == 0xDC ? 2 : 4) else { return nil }
-            (node.kind, members) = (.array, Int(count))
-        case 0xA0...0xBF, 0xD9, 0xDA, 0xDB:
-            guard let length = stringLength(marker, &input), let text = input.readBytes(length), text.isValidUTF8 else { return nil }
-            (node.kind, node.start, node.length) = (.string, Int32(input.offset - length), Int32(length))
-        case 0xC0:
-            node.kind = .null
-        case 0xC2, 0xC3:
-            (node.kind, node.bits) = (.bool, marker == 0xC3 ? 1 : 0)
-        case 0xC4, 0xC5, 0xC6:
-            guard let length = input.readBigEndian(width: marker == 0xC4 ? 1 : marker == 0xC5 ? 2 : 4).map(Int.init),
-                  input.skip(length) else { return nil }
-            (node.kind, node.start, node.length) = (.data, Int32(input.offset - length), Int32(length))
-        case 0xCA:
-            guard let bits = input.readBigEndian(UInt32.self) else { return nil }
-            (node.kind, node.bits) = (.real, Double(Float(bitPattern: bits)).bitPattern)
-        case 0xCB:
-            guard let bits = input.readBigEndian(UInt64.self) else { return nil }
-            (node.kind, node.bits) = (.real, bits)
-        case 0xCC, 0xCD, 0xCE, 0xCF:
-            guard let value = input.readBigEndian(width: 1 << Int(marker - 0xCC)) else { return nil }
-            (node.kind, node.bits) = (.unsigned, value)
-        case 0xD0, 0xD1, 0xD2, 0xD3:
-            let width = 1 << Int(marker - 0xD0)
-            guard let raw = input.readBigEndian(width: width) else { return nil }
-            let shift = UInt64(64 - 8 * width)
-            (node.kind, node.bits) = (.signed, UInt64(bitPattern: Int64(bitPattern: raw << shift) >> Int64(shift)))
-        case 0xD8:
-            guard input.readByte() == 1, input.skip(16) else { return nil }
-            (node.kind, node.start, node.length) = (.uuid, Int32(input.offset - 16), 16)
-        case 0xD7:
-            guard input.readByte() == 3, let bits = input.readLittleEndian(UInt64.self),
-                  PropertyListValue.isValidDate(Double(bitPattern: bits)) else { return nil }
-            (node.kind, node.bits) = (.date, bits)
-        case 0xC7:
-            // A URL without a base; sets and URLs with a base are the tree's.
-            guard input.readByte() == 5, input.readByte() == 0, let stringMarker = input.readByte(),
-                  let length = stringLength(stringMarker, &input), let text = input.readBytes(length),
-                  let relative = text.validUTF8String else { return nil }
-            guard let url = UserInfoURL(relative: relative).validURL else { return nil }
-            (node.kind, node.start, node.length, node.bits) = (.url, Int32(input.offset - length), Int32(length), UInt64(urls.count))
-            urls.append(url)
-        default:
-            return nil
-        }
-        return (node, members)
-    }
-
-    /// A key's length and first seven bytes: keys with different fingerprints differ.
-    private static func fingerprint(_ key: RawSpan) -> UInt64 {
-        let length = UInt64(key.byteCount) << 56
-        if key.byteCount >= 8 { return length | key.word(at: 0) & 0x00FF_FFFF_FFFF_FFFF }
-        var print = length
-        for offset in 0..<key.byteCount {
-            print |= UInt64(key.byte(at: offset)) << (8 * offset)
-        }
-        return print
-    }
-
-    // MARK: Values
-
-    /// The node's bytes as a string (validated when the tape was made).
-    func string(_ index: Int) -> String {
-        let node = nodes[index], all = bytes
-        return all.span.bytes.extracting(Int(node.start)..<Int(node.start + node.length)).validUTF8String!
-    }
-
-    /// The node's value for the tree decoder: a scalar as the reader makes it,
-    /// an empty container of the node's kind (for the tree's errors, which name only the kind).
-    func scalar(_ index: Int) -> UserInfoValue {
-        let node = nodes[index], all = bytes
-        switch node.kind {
-        case .map: return .dictionary([:])
-        case .array: return .array([])
-        case .string: return .string(string(index))
-        case .data: return .data(all.span.bytes.extracting(Int(node.start)..<Int(node.start + node.length)).data)
-        case .signed: return .number(.integer(PropertyListInteger(Int64(bitPattern: node.bits))))
-        case .unsigned: return .number(.integer(PropertyListInteger(node.bits)))
-        case .real: return .number(.real(Double(bitPattern: node.bits)))
-        case .bool: return .number(.bool(node.bits != 0))
-        case .null: return .null
-        case .uuid: return .uuid(all.span.bytes.extracting(Int(node.start)..<Int(node.start) + 16).uuid!)
-        case .date: return .date(Date(timeIntervalSinceReferenceDate: Double(bitPattern: node.bits)))
-        case .url: return .url(UserInfoURL(relative: replacedURLs[Int(node.bits)] ?? string(index)))
-        }
-    }
-
-    /// The value under `key` in the top map (keys compared as strings), as
-    /// ``scalar(_:)`` gives it; nil when the key is absent.
-    package func topValue(forKey key: String) -> UserInfoValue? {
-        var node = 1
-        while node < Int(nodes[0].next) {
-            if string(node) == key { return scalar(node + 1) }
-            node = Int(nodes[node + 1].next)
-        }
-        return nil
-    }
-
-    /// The URLs, in order (all without a base: the tape takes no other).
-    package var urlCount: Int { urlNodes.count }
-
-    /// The `index`th URL.
-    package func url(_ index: Int) -> UserInfoURL {
-        guard case .url(let url) = scalar(Int(urlNodes[index])) else { preconditionFailure("a URL node holds a URL") }
-        return url
-    }
-
-    /// Replaces the `index`th URL (a URL translated for this device).
-    package mutating func replaceURL(_ index: Int, with url: UserInfoURL) {
-        let slot = Int(nodes[Int(urlNodes[index])].bits)
-        replacedURLs[slot] = url.relative
-        urls[slot] = url.url
-    }
-
-    /// The bytes of node `index`.
-    private func range(_ index: Int) -> Range<Int> {
-        Int(nodes[index].start)..<Int(nodes[index].start + nodes[index].length)
-    }
-
-    /// duplicateKey: the map's keys (ASCII) are each there once.
-    private func keysOnce(map: Int, _ input: [UInt8]) -> Bool {
-        let count = Int(nodes[map].length), end = Int(nodes[map].next)
-        let all = input.span.bytes
-        if count <= Self.scanLimit {
-            var key = map + 1
-            while key < end {
-                var other = Int(nodes[key + 1].next)
-                while other < end {
-                    if nodes[other].bits == nodes[key].bits, all.extracting(range(key)).sameBytes(as: all.extracting(range(other))) { return false }
-                    other = Int(nodes[other + 1].next)
-                }
-                key = Int(nodes[key + 1].next)
-            }
-            return true
-        }
-        var seen = Set<String>(minimumCapacity: count)
-        var key = map + 1
-        while key < end {
-            guard let text = all.extracting(range(key)).validUTF8String, seen.insert(text).inserted else { return false }
-            key = Int(nodes[key + 1].next)
-        }
-        return true
     }
 }
 
@@ -364,14 +75,14 @@ final class MPDecodingContext {
     let tree: DecodingContext
     /// Per map ordinal, the key node its next lookup tries first (0: its first key).
     /// (Never accessed while another access is open: no dynamic exclusivity check.)
-    @exclusivity(unchecked) private var hints: [Int32]
+    @exclusivity(unchecked) private var hints: [Int]
     /// Per large map (by node), its keys' value nodes, built on its first miss.
     @exclusivity(unchecked) private var indexes: [Int: [String: Int]] = [:]
 
     init(tape: MPTape, options: UserInfoDecoder) {
         (self.tape, nodes) = (tape, tape.nodes)
         tree = DecodingContext(options)
-        hints = Array(repeating: 0, count: tape.maps)
+        hints = Array(repeating: 0, count: tape.content.maps)
     }
 
     var options: UserInfoDecoder { tree.options }
@@ -384,10 +95,17 @@ final class MPDecodingContext {
     private func keyMatches(_ index: Int, _ name: String, utf8Count: Int) -> Bool {
         let node = nodes[index], all = tape.bytes
         guard Int(node.length) == utf8Count else { return false }
-        return all.span.bytes.extracting(Int(node.start)..<Int(node.start + node.length)).sameBytes(asUTF8Of: name)
+        return all.span.bytes.extracting(node.start..<node.start + utf8Count).sameBytes(asUTF8Of: name)
     }
 
     func scalar(_ index: Int) -> UserInfoValue { tape.scalar(index) }
+
+    /// A URL node's URL as the tree's `UserInfoURL.url` gives it (parsed once:
+    /// when the scan checked it, or now); nil when it does not parse.
+    func url(_ node: MPNode) -> URL? {
+        let slot = Int(node.bits)
+        return tape.content.urls[slot].parsed ?? tape.content.urls[slot].value.url
+    }
 
     // The scalars most states hold, read from the node; anything else (and
     // every error) from the node's value, by the tree decoder's own code.
@@ -446,7 +164,7 @@ final class MPDecodingContext {
         let utf8Count = name.utf8.count
         func found(_ key: Int) -> Int {
             let following = Int(nodes[key + 1].next)
-            hints[ordinal] = following < end ? Int32(following) : 0
+            hints[ordinal] = following < end ? following : 0
             return key + 1
         }
         if keyMatches(hint, name, utf8Count: utf8Count) { return found(hint) }
@@ -492,7 +210,7 @@ final class MPDecodingContext {
         case .date where type == Date.self && options.dateDecodingStrategy == .date:
             return _identityCast(Date(timeIntervalSinceReferenceDate: Double(bitPattern: node.bits)), to: T.self)
         // A URL, parsed once when the tape checked it (as the tree's `UserInfoURL.url` parses it).
-        case .url where type == URL.self: if let url = tape.urls[Int(node.bits)] { return _identityCast(url, to: T.self) }
+        case .url where type == URL.self: if let url = self.url(node) { return _identityCast(url, to: T.self) }
         default: break
         }
         let path = path()
