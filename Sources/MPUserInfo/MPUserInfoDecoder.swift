@@ -1,6 +1,6 @@
 public import FoundationEssentials
 @_spi(ByteKit) public import PropertyList
-public import UserInfo
+@_spi(CodableCore) public import UserInfo
 
 /// Decodes a `Decodable` state straight from MP userInfo bytes, without
 /// building the `UserInfoValue` tree in between (Specs/codable.md, "Direct
@@ -8,11 +8,9 @@ public import UserInfo
 ///
 /// Its result is the tree path's, by construction: exactly
 /// `options.decode(T.self, from: .dictionary(MPUserInfoReader(limits:).read(bytes)))`,
-/// the same value or the same error. The reader's own pass (``MPScan``)
-/// validates the bytes into a tape of nodes, and the state is decoded from
-/// the tape; a tape holding what the direct decoding leaves to the tree (a
-/// set, a URL with a base, a key beyond ASCII) is built into the reader's
-/// tree and decoded from it (`directDecodeHandOver`).
+/// the same value or the same error. The state is decoded from the tape of
+/// the reader's own pass (``MPScan``), or, for what that leaves to the tree
+/// (`directDecodeHandOver`), from the tree built from that tape.
 ///
 /// ```swift
 /// let state = try MPUserInfoDecoder().decode(TripState.self, from: bytes)
@@ -67,7 +65,7 @@ public struct MPUserInfoDecoder: Sendable {
 
 /// One decoding over a tape: the nodes, the bytes they point into, the tree
 /// decoder's options, and per map where its next lookup starts.
-final class MPDecodingContext {
+final class MPDecodingContext: UserInfoDecodingSource {
     let tape: MPTape
     /// The tape's nodes (read for every value: held here, one load away).
     let nodes: [MPNode]
@@ -108,30 +106,48 @@ final class MPDecodingContext {
     }
 
     // The scalars most states hold, read from the node; anything else (and
-    // every error) from the node's value, by the tree decoder's own code.
+    // every error) from the node's value, by the tree decoder's own code. A
+    // member under `key` of the container at `path` (the shared containers').
 
-    func bool(_ index: Int, _ path: @autoclosure () -> CodingPathNode) throws -> Bool {
+    func isNull(_ index: Int) -> Bool { nodes[index].kind == .null }
+
+    @inline(__always)
+    func bool(_ index: Int, in path: CodingPathNode, at key: some CodingKey) throws -> Bool {
         if nodes[index].kind == .bool { return nodes[index].bits != 0 }
-        return try UserInfoDecoding.bool(scalar(index), path())
+        return try UserInfoDecoding.bool(scalar(index), path.appending(key))
     }
 
-    func integer<T: FixedWidthInteger>(_ type: T.Type, _ index: Int, _ path: @autoclosure () -> CodingPathNode) throws -> T {
+    @inline(__always)
+    func integer<T: FixedWidthInteger>(_ type: T.Type, _ index: Int, in path: CodingPathNode, at key: some CodingKey) throws -> T {
         if nodes[index].kind == .signed, let value = T(exactly: Int64(bitPattern: nodes[index].bits)) { return value }
-        return try UserInfoDecoding.integer(type, scalar(index), path())
+        return try UserInfoDecoding.integer(type, scalar(index), path.appending(key))
     }
 
-    func double(_ index: Int, _ path: @autoclosure () -> CodingPathNode) throws -> Double {
+    @inline(__always)
+    func double(_ index: Int, in path: CodingPathNode, at key: some CodingKey) throws -> Double {
         if nodes[index].kind == .real { return Double(bitPattern: nodes[index].bits) }
-        return try UserInfoDecoding.double(scalar(index), path())
+        return try UserInfoDecoding.double(scalar(index), path.appending(key))
     }
 
-    func string(_ index: Int, _ path: @autoclosure () -> CodingPathNode) throws -> String {
+    @inline(__always)
+    func string(_ index: Int, in path: CodingPathNode, at key: some CodingKey) throws -> String {
         if nodes[index].kind == .string { return string(index) }
-        return try UserInfoDecoding.string(scalar(index), path())
+        return try UserInfoDecoding.string(scalar(index), path.appending(key))
     }
 
-    func float(_ index: Int, _ path: @autoclosure () -> CodingPathNode) throws -> Float {
-        try UserInfoDecoding.float(scalar(index), path())
+    @inline(__always)
+    func float(_ index: Int, in path: CodingPathNode, at key: some CodingKey) throws -> Float {
+        try UserInfoDecoding.float(scalar(index), path.appending(key))
+    }
+
+    @inline(__always)
+    func unbox<T: Decodable>(_ index: Int, as type: T.Type, in path: CodingPathNode, at key: some CodingKey) throws -> T {
+        try unbox(index, as: type, at: path.appending(key))
+    }
+
+    /// The decoder of a node: a map's or array's reads the tape.
+    func decoder(for index: Int, at path: CodingPathNode) -> MPDecoding {
+        MPDecoding(context: self, node: index, path: path)
     }
 
     /// The tree decoder of a node's scalar (or of its placeholder).
@@ -295,7 +311,7 @@ struct MPDecoding: Decoder {
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         guard context.nodes[node].kind == .map else { return try context.treeDecoder(node, path).container(keyedBy: type) }
-        return KeyedDecodingContainer(MPKeyedDecoder<Key>(context: context, map: node, path: path))
+        return KeyedDecodingContainer(MPKeyedDecoder<Key>(source: context, map: node, path: path))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -309,197 +325,52 @@ struct MPDecoding: Decoder {
     }
 }
 
-struct MPKeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
-    let context: MPDecodingContext
+/// A map node's members, for the shared keyed container (CodableContainers.swift).
+struct MPKeyedDecoder<Key: CodingKey>: UserInfoKeyedDecoding {
+    let source: MPDecodingContext
     let map: Int
     let path: CodingPathNode
 
-    var codingPath: [any CodingKey] { path.keys }
-
-    private func name(_ key: some CodingKey) -> String {
-        switch context.options.keyDecodingStrategy {
-        case .useDefaultKeys: return key.stringValue
-        case .convertToSnakeCase: return SnakeCase.convert(key.stringValue)
-        }
-    }
-
-    var allKeys: [Key] {
-        context.keys(of: map).compactMap { key in
-            switch context.options.keyDecodingStrategy {
-            case .useDefaultKeys: return Key(stringValue: key)
-            case .convertToSnakeCase: return Key(stringValue: SnakeCase.camel(key))
-            }
-        }
-    }
-
-    func contains(_ key: Key) -> Bool { context.lookup(name(key), in: map) != nil }
-
-    /// The value node under `key`, or `keyNotFound`.
-    private func member(_ key: some CodingKey) throws -> Int {
-        guard let value = context.lookup(name(key), in: map) else {
-            throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "no value for \"\(name(key))\""))
-        }
-        return value
-    }
-
-    private func child(_ key: some CodingKey) throws -> MPDecoding {
-        MPDecoding(context: context, node: try member(key), path: path.appending(key))
-    }
-    private func integer<T: FixedWidthInteger>(_ type: T.Type, _ key: Key) throws -> T {
-        try context.integer(type, try member(key), path.appending(key))
-    }
-
-    func decodeNil(forKey key: Key) throws -> Bool { context.nodes[try member(key)].kind == .null }
-    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try context.bool(try member(key), path.appending(key)) }
-    func decode(_ type: String.Type, forKey key: Key) throws -> String { try context.string(try member(key), path.appending(key)) }
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try context.double(try member(key), path.appending(key)) }
-    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try context.float(try member(key), path.appending(key)) }
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try integer(type, key) }
-    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try integer(type, key) }
-    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try integer(type, key) }
-    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try integer(type, key) }
-    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try integer(type, key) }
-    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try integer(type, key) }
-    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try integer(type, key) }
-    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try integer(type, key) }
-    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try integer(type, key) }
-    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try integer(type, key) }
-    func decode(_ type: Int128.Type, forKey key: Key) throws -> Int128 { try integer(type, key) }
-    func decode(_ type: UInt128.Type, forKey key: Key) throws -> UInt128 { try integer(type, key) }
-    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        try context.unbox(try member(key), as: type, at: path.appending(key))
-    }
-
-    /// Optionals: nil for a missing key or NSNull, found with one lookup.
-    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        guard let value = context.lookup(name(key), in: map), context.nodes[value].kind != .null else { return nil }
-        return try context.unbox(value, as: type, at: path.appending(key))
-    }
-
-    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
-        try child(key).container(keyedBy: type)
-    }
-
-    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer { try child(key).unkeyedContainer() }
-    /// The super decoder under the key "super", whether or not `Key` has such a case.
-    func superDecoder() throws -> any Decoder { try child(AnyCodingKey("super")) }
-    func superDecoder(forKey key: Key) throws -> any Decoder { try child(key) }
+    var keyNames: [String] { source.keys(of: map) }
+    func member(named name: String) -> Int? { source.lookup(name, in: map) }
 }
 
-struct MPUnkeyedDecoder: UnkeyedDecodingContainer {
-    let context: MPDecodingContext
+/// An array node's elements, for the shared unkeyed container.
+struct MPUnkeyedDecoder: UserInfoUnkeyedDecoding {
+    let source: MPDecodingContext
     let path: CodingPathNode
     let count: Int?
     private(set) var currentIndex = 0
     /// The node of the element at `currentIndex`.
-    private var element: Int
+    private(set) var current: Int
 
     init(context: MPDecodingContext, array: Int, path: CodingPathNode) {
-        (self.context, self.path) = (context, path)
+        (source, self.path) = (context, path)
         count = Int(context.nodes[array].length)
-        element = array + 1
+        current = array + 1
     }
 
-    var codingPath: [any CodingKey] { path.keys }
-    var isAtEnd: Bool { currentIndex >= count! }
-
-    private var currentPath: CodingPathNode { path.appending(AnyCodingKey(currentIndex)) }
-
-    /// The next element's node, or `valueNotFound` past the end.
-    private func nextNode() throws -> Int {
-        guard !isAtEnd else {
-            throw DecodingError.valueNotFound(Any.self, .init(codingPath: currentPath.keys, debugDescription: "no more elements"))
-        }
-        return element
-    }
-
-    private mutating func advance() {
+    mutating func advance() {
         currentIndex += 1
-        element = Int(context.nodes[element].next)
+        current = source.nodes[current].next
     }
-
-    /// Reads the next element with `read` (given its node and its path), then moves past it.
-    private mutating func next<T>(_ read: (Int, @autoclosure () -> CodingPathNode) throws -> T) throws -> T {
-        let result = try read(try nextNode(), currentPath)
-        advance()
-        return result
-    }
-
-    private mutating func nextDecoder() throws -> MPDecoding {
-        let decoder = MPDecoding(context: context, node: try nextNode(), path: currentPath)
-        advance()
-        return decoder
-    }
-
-    private mutating func integer<T: FixedWidthInteger>(_ type: T.Type) throws -> T {
-        let context = self.context
-        return try next { node, path in try context.integer(type, node, path()) }
-    }
-
-    mutating func decodeNil() throws -> Bool {
-        guard !isAtEnd, context.nodes[element].kind == .null else { return false }
-        advance()
-        return true
-    }
-
-    mutating func decode(_ type: Bool.Type) throws -> Bool { let context = self.context; return try next { try context.bool($0, $1()) } }
-    mutating func decode(_ type: String.Type) throws -> String { let context = self.context; return try next { try context.string($0, $1()) } }
-    mutating func decode(_ type: Double.Type) throws -> Double { let context = self.context; return try next { try context.double($0, $1()) } }
-    mutating func decode(_ type: Float.Type) throws -> Float { let context = self.context; return try next { try context.float($0, $1()) } }
-    mutating func decode(_ type: Int.Type) throws -> Int { try integer(type) }
-    mutating func decode(_ type: Int8.Type) throws -> Int8 { try integer(type) }
-    mutating func decode(_ type: Int16.Type) throws -> Int16 { try integer(type) }
-    mutating func decode(_ type: Int32.Type) throws -> Int32 { try integer(type) }
-    mutating func decode(_ type: Int64.Type) throws -> Int64 { try integer(type) }
-    mutating func decode(_ type: UInt.Type) throws -> UInt { try integer(type) }
-    mutating func decode(_ type: UInt8.Type) throws -> UInt8 { try integer(type) }
-    mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try integer(type) }
-    mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try integer(type) }
-    mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try integer(type) }
-    mutating func decode(_ type: Int128.Type) throws -> Int128 { try integer(type) }
-    mutating func decode(_ type: UInt128.Type) throws -> UInt128 { try integer(type) }
-    mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        let result = try context.unbox(try nextNode(), as: type, at: currentPath)
-        advance()
-        return result
-    }
-
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
-        try nextDecoder().container(keyedBy: type)
-    }
-
-    mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer { try nextDecoder().unkeyedContainer() }
-    mutating func superDecoder() throws -> any Decoder { try nextDecoder() }
 }
 
 /// The single value of a map or array node: the scalar types refuse it with
 /// the tree decoder's errors; any other type is read from the node.
-struct MPContainerValueDecoder: SingleValueDecodingContainer {
+struct MPContainerValueDecoder: UserInfoSingleValueDecoding {
     let decoding: MPDecoding
     var codingPath: [any CodingKey] { decoding.codingPath }
 
-    /// The tree's container for the node's placeholder, which refuses every scalar type.
-    private func refusing() throws -> any SingleValueDecodingContainer {
-        try decoding.context.treeDecoder(decoding.node, decoding.path).singleValueContainer()
-    }
+    /// The tree's decoder of the node's placeholder, which refuses every scalar type.
+    private var refusing: UserInfoDecoding { decoding.context.treeDecoder(decoding.node, decoding.path) }
 
     func decodeNil() -> Bool { false }
-    func decode(_ type: Bool.Type) throws -> Bool { try refusing().decode(type) }
-    func decode(_ type: String.Type) throws -> String { try refusing().decode(type) }
-    func decode(_ type: Double.Type) throws -> Double { try refusing().decode(type) }
-    func decode(_ type: Float.Type) throws -> Float { try refusing().decode(type) }
-    func decode(_ type: Int.Type) throws -> Int { try refusing().decode(type) }
-    func decode(_ type: Int8.Type) throws -> Int8 { try refusing().decode(type) }
-    func decode(_ type: Int16.Type) throws -> Int16 { try refusing().decode(type) }
-    func decode(_ type: Int32.Type) throws -> Int32 { try refusing().decode(type) }
-    func decode(_ type: Int64.Type) throws -> Int64 { try refusing().decode(type) }
-    func decode(_ type: UInt.Type) throws -> UInt { try refusing().decode(type) }
-    func decode(_ type: UInt8.Type) throws -> UInt8 { try refusing().decode(type) }
-    func decode(_ type: UInt16.Type) throws -> UInt16 { try refusing().decode(type) }
-    func decode(_ type: UInt32.Type) throws -> UInt32 { try refusing().decode(type) }
-    func decode(_ type: UInt64.Type) throws -> UInt64 { try refusing().decode(type) }
-    func decode(_ type: Int128.Type) throws -> Int128 { try refusing().decode(type) }
-    func decode(_ type: UInt128.Type) throws -> UInt128 { try refusing().decode(type) }
+    func bool() throws -> Bool { try refusing.bool() }
+    func string() throws -> String { try refusing.string() }
+    func double() throws -> Double { try refusing.double() }
+    func float() throws -> Float { try refusing.float() }
+    func integer<T: FixedWidthInteger>(_ type: T.Type) throws -> T { try refusing.integer(type) }
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
         try decoding.context.unbox(decoding.node, as: type, at: decoding.path)
     }
