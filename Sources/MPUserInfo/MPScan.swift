@@ -185,7 +185,8 @@ struct MPScan: ~Copyable, ~Escapable {
         guard (0x80...0x8F).contains(first) || first == 0xDE || first == 0xDF else {
             throw failure(.notDictionary, "the top value is not a map (marker \(Hex.upper(first)))", at: 4)
         }
-        // Every value and key takes at least a byte.
+        // A node per value and key, each at least a byte: room for half as
+        // many nodes as bytes to start with, up to 2,048.
         tape.nodes.reserveCapacity(min(input.remaining / 2 + 8, 2_048))
         while true {
             if top.remaining == 0 {

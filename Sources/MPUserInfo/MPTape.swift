@@ -200,8 +200,10 @@ package struct MPTape {
     /// The tape of `bytes`, or nil when the reader refuses them or they hold
     /// what the decoder leaves to the tree (`directDecodeHandOver`).
     package init?(_ bytes: [UInt8], limits: PropertyListLimits) {
-        guard let tape = try? MPTape(reading: bytes, limits: limits), !tape.content.handsOver else { return nil }
-        self = tape
+        // (A refusal's error is not wanted here: no second scan for it.)
+        guard let content = try? MPScan.tape(of: bytes.span.bytes, limits: limits, keyCheck: .whenClosed, parsesURLs: true),
+              !content.handsOver else { return nil }
+        (self.content, self.bytes) = (content, bytes)
     }
 
     /// The tape of `bytes`, every rule of Specs/mp-userinfo.md checked.

@@ -55,7 +55,7 @@ public struct MPUserInfoDecoder: Sendable {
     package func takesDirectly(_ bytes: [UInt8]) -> Bool { MPTape(bytes, limits: limits) != nil }
 
     /// The tree path: the reader's value, decoded by `UserInfoDecoder` (the
-    /// reference of the direct path, and its hand-over).
+    /// reference the direct path is checked against).
     package func treeDecode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
         try options.decode(type, from: .dictionary(try MPUserInfoReader(limits: limits).read(bytes)))
     }
