@@ -1,6 +1,6 @@
 public import FoundationEssentials
 @_spi(ByteKit) public import PropertyList
-public import UserInfo
+@_spi(CodableCore) public import UserInfo
 
 /// Decodes a `Decodable` state straight from MP userInfo bytes, without
 /// building the `UserInfoValue` tree in between (Specs/codable.md, "Direct
@@ -8,9 +8,9 @@ public import UserInfo
 ///
 /// Its result is the tree path's, by construction: exactly
 /// `options.decode(T.self, from: .dictionary(MPUserInfoReader(limits:).read(bytes)))`,
-/// the same value or the same error. One pass validates the bytes into a tape
-/// of nodes; input the tape does not take goes to the tree path
-/// (`directDecodeHandOver`).
+/// the same value or the same error. The state is decoded from the tape of
+/// the reader's own pass (``MPScan``), or, for what that leaves to the tree
+/// (`directDecodeHandOver`), from the tree built from that tape.
 ///
 /// ```swift
 /// let state = try MPUserInfoDecoder().decode(TripState.self, from: bytes)
@@ -31,8 +31,9 @@ public struct MPUserInfoDecoder: Sendable {
     /// - Throws: ``UserInfoError`` for bytes the reader refuses, `DecodingError`
     ///   for a value that does not decode as `type`.
     public func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
-        // directDecodeHandOver: what the tape does not take, the tree path answers.
-        guard let tape = MPTape(bytes, limits: limits) else { return try treeDecode(type, from: bytes) }
+        let tape = try MPTape(reading: bytes, limits: limits)
+        // directDecodeHandOver: what the direct decoding leaves to the tree, the tree path answers.
+        guard !tape.content.handsOver else { return try options.decode(type, from: .dictionary(tape.dictionary())) }
         return try decode(type, from: tape)
     }
 
@@ -50,305 +51,13 @@ public struct MPUserInfoDecoder: Sendable {
     }
 
     /// True when the direct path reads `bytes` itself, without handing them
-    /// over to the tree path (what the tests check it does).
+    /// over to the tree (what the tests check it does).
     package func takesDirectly(_ bytes: [UInt8]) -> Bool { MPTape(bytes, limits: limits) != nil }
 
     /// The tree path: the reader's value, decoded by `UserInfoDecoder` (the
-    /// reference of the direct path, and its hand-over).
+    /// reference the direct path is checked against).
     package func treeDecode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
         try options.decode(type, from: .dictionary(try MPUserInfoReader(limits: limits).read(bytes)))
-    }
-}
-
-// MARK: - The tape
-
-/// One value of a validated MP userInfo.
-struct MPNode {
-    enum Kind: UInt8 { case map, array, string, data, signed, unsigned, real, bool, null, uuid, date, url }
-    var kind: Kind
-    /// Where the value's bytes start (a string's, data's, UUID's or URL string's).
-    var start: Int32 = 0
-    /// The bytes' count, or a container's members (a map's entries).
-    var length: Int32 = 0
-    /// The index of the node after this value (after its members, for a container).
-    var next: Int32
-    /// An integer's, real's, date's or boolean's bits; a map's ordinal.
-    var bits: UInt64 = 0
-
-    var isContainer: Bool { kind == .map || kind == .array }
-}
-
-/// The values of an MP userInfo in the order they are written, each map's
-/// entries as key node, value node; made only from bytes the reader accepts
-/// (anything else, and what the tape leaves to the tree path, gives nil).
-package struct MPTape {
-    var nodes: [MPNode] = []
-    var maps = 0
-    /// The bytes the nodes point into.
-    let bytes: [UInt8]
-    /// The URLs of the URL nodes (by their `bits`), parsed once when checked
-    /// (nil: a replaced URL that does not parse).
-    var urls: [URL?] = []
-    /// The URL nodes, in order.
-    var urlNodes: [Int32] = []
-    /// The relative strings of replaced URLs, by their `bits`.
-    var replacedURLs: [Int: String] = [:]
-
-    /// Maps of up to this many entries are searched by scan (lookups and the duplicate check).
-    static let scanLimit = 16
-
-    package init?(_ bytes: [UInt8], limits: PropertyListLimits) {
-        self.bytes = bytes
-        guard bytes.count <= Int(Int32.max), (try? limits.validate()) != nil, bytes.count <= limits.maxInputBytes else { return nil }
-        // The limits, charged as the reader charges them (each value and key one
-        // object and one node of the expanded size), unless the size alone proves
-        // them unreachable (payloadLimits); the depth is checked either way.
-        let charges = !MPUserInfoReader.withinLimits(byteCount: bytes.count, limits)
-        let budget = limits.expansionBudget(inputBytes: bytes.count)
-        var (objects, expanded) = (0, 0)
-        func charge(_ payload: Int, depth: Int) -> Bool {
-            objects += 1
-            expanded = ExpandedSize.add(expanded, ExpandedSize.node(depth: depth, payload: payload))
-            return objects <= limits.maxObjects && expanded <= budget
-        }
-        var input = ByteReader(bytes.span.bytes)
-        guard input.readInteger(as: UInt32.self) == 0x4D50_0305, let top = input.getByte(at: 4),
-              (0x80...0x8F).contains(top) || top == 0xDE || top == 0xDF else { return nil }
-        // Every value and key takes at least a byte.
-        nodes.reserveCapacity(min(bytes.count, 4_096))
-        /// An open container: its node, the members still to read, and whether a key comes next.
-        struct Open { var node: Int; var remaining: Int; var isMap: Bool; var keyNext: Bool }
-        // The innermost container in `innermost`, the others in `enclosing`
-        // (the innermost is read and changed for every value: kept out of the array).
-        var innermost = Open(node: -1, remaining: 1, isMap: false, keyNext: false)
-        var enclosing: [Open] = []
-        enclosing.reserveCapacity(8)
-        /// The containers open: the depth of the next value.
-        var depth = 0
-        while true {
-            if innermost.remaining == 0 {
-                let finished = innermost.node
-                nodes[finished].next = Int32(nodes.count)
-                if innermost.isMap, !keysOnce(map: finished, bytes) { return nil }
-                depth -= 1
-                guard let outer = enclosing.popLast(), depth > 0 else { break }
-                innermost = outer
-                continue
-            }
-            if innermost.keyNext {
-                // A key: an ASCII string (other keys are the tree's to compare).
-                guard let marker = input.readByte(), let length = Self.stringLength(marker, &input),
-                      let key = input.readBytes(length), key.firstNonASCII == nil else { return nil }
-                if charges, length > limits.maxStringBytes || !charge(length, depth: depth) { return nil }
-                nodes.append(MPNode(kind: .string, start: Int32(input.offset - length), length: Int32(length),
-                                    next: Int32(nodes.count + 1), bits: Self.fingerprint(key)))
-                innermost.keyNext = false
-                continue
-            }
-            innermost.remaining -= 1
-            innermost.keyNext = innermost.isMap
-            guard let (read, members) = Self.value(&input, next: nodes.count + 1, urls: &urls) else { return nil }
-            var node = read
-            if node.kind == .url {
-                urlNodes.append(Int32(nodes.count))
-            }
-            if charges {
-                let payload = node.kind == .data || node.kind == .string || node.kind == .uuid || node.kind == .url ? Int(node.length) : 0
-                guard charge(payload, depth: depth), members <= limits.maxCollectionCount,
-                      node.kind == .data ? payload <= limits.maxDataBytes : payload <= limits.maxStringBytes else { return nil }
-            }
-            guard node.kind == .map || node.kind == .array else {
-                nodes.append(node)
-                continue
-            }
-            // depthLimitExceeded and truncated, as the reader checks them.
-            let isMap = node.kind == .map
-            guard depth < limits.maxDepth, members <= input.remaining / (isMap ? 2 : 1) else { return nil }
-            node.length = Int32(members)
-            if isMap {
-                node.bits = UInt64(maps)
-                maps += 1
-            }
-            // The top value's frame is a placeholder for one value: not kept.
-            if depth > 0 { enclosing.append(innermost) }
-            innermost = Open(node: nodes.count, remaining: members, isMap: isMap, keyNext: isMap)
-            nodes.append(node)
-            depth += 1
-        }
-        guard input.isAtEnd else { return nil }
-    }
-
-    /// The byte length of a string with this marker, or nil when it is no string marker.
-    private static func stringLength(_ marker: UInt8, _ input: inout ByteReader) -> Int? {
-        switch marker {
-        case 0xA0...0xBF: Int(marker & 0x1F)
-        case 0xD9: input.readInteger(width: 1).map(Int.init)
-        case 0xDA: input.readInteger(width: 2).map(Int.init)
-        case 0xDB: input.readInteger(width: 4).map(Int.init)
-        default: nil
-        }
-    }
-
-    /// Reads one value: its node (a container's without its count) and a container's members.
-    private static func value(_ input: inout ByteReader, next: Int, urls: inout [URL?]) -> (MPNode, Int)? {
-        guard let marker = input.readByte() else { return nil }
-        var node = MPNode(kind: .null, next: Int32(next))
-        var members = 0
-        switch marker {
-        case 0x00...0x7F:
-            (node.kind, node.bits) = (.signed, UInt64(marker))
-        case 0xE0...0xFF:
-            (node.kind, node.bits) = (.signed, UInt64(bitPattern: Int64(Int8(bitPattern: marker))))
-        case 0x80...0x8F:
-            (node.kind, members) = (.map, Int(marker & 0x0F))
-        case 0x90...0x9F:
-            (node.kind, members) = (.array, Int(marker & 0x0F))
-        case 0xDE, 0xDF:
-            guard let count = input.readInteger(width: marker == 0xDE ? 2 : 4) else { return nil }
-            (node.kind, members) = (.map, Int(count))
-        case 0xDC, 0xDD:
-            guard let count = input.readInteger(width: marker == 0xDC ? 2 : 4) else { return nil }
-            (node.kind, members) = (.array, Int(count))
-        case 0xA0...0xBF, 0xD9, 0xDA, 0xDB:
-            guard let length = stringLength(marker, &input), let text = input.readBytes(length), text.isValidUTF8 else { return nil }
-            (node.kind, node.start, node.length) = (.string, Int32(input.offset - length), Int32(length))
-        case 0xC0:
-            node.kind = .null
-        case 0xC2, 0xC3:
-            (node.kind, node.bits) = (.bool, marker == 0xC3 ? 1 : 0)
-        case 0xC4, 0xC5, 0xC6:
-            guard let length = input.readInteger(width: marker == 0xC4 ? 1 : marker == 0xC5 ? 2 : 4).map(Int.init),
-                  input.skip(length) else { return nil }
-            (node.kind, node.start, node.length) = (.data, Int32(input.offset - length), Int32(length))
-        case 0xCA:
-            guard let bits = input.readInteger(as: UInt32.self) else { return nil }
-            (node.kind, node.bits) = (.real, Double(Float(bitPattern: bits)).bitPattern)
-        case 0xCB:
-            guard let bits = input.readInteger(as: UInt64.self) else { return nil }
-            (node.kind, node.bits) = (.real, bits)
-        case 0xCC, 0xCD, 0xCE, 0xCF:
-            guard let value = input.readInteger(width: 1 << Int(marker - 0xCC)) else { return nil }
-            (node.kind, node.bits) = (.unsigned, value)
-        case 0xD0, 0xD1, 0xD2, 0xD3:
-            let width = 1 << Int(marker - 0xD0)
-            guard let raw = input.readInteger(width: width) else { return nil }
-            let shift = UInt64(64 - 8 * width)
-            (node.kind, node.bits) = (.signed, UInt64(bitPattern: Int64(bitPattern: raw << shift) >> Int64(shift)))
-        case 0xD8:
-            guard input.readByte() == 1, input.skip(16) else { return nil }
-            (node.kind, node.start, node.length) = (.uuid, Int32(input.offset - 16), 16)
-        case 0xD7:
-            guard input.readByte() == 3, let bits = input.readInteger(endianness: .little, as: UInt64.self),
-                  PropertyListValue.isValidDate(Double(bitPattern: bits)) else { return nil }
-            (node.kind, node.bits) = (.date, bits)
-        case 0xC7:
-            // A URL without a base; sets and URLs with a base are the tree's.
-            guard input.readByte() == 5, input.readByte() == 0, let stringMarker = input.readByte(),
-                  let length = stringLength(stringMarker, &input), let text = input.readBytes(length),
-                  let relative = text.validUTF8String else { return nil }
-            guard let url = UserInfoURL(relative: relative).validURL else { return nil }
-            (node.kind, node.start, node.length, node.bits) = (.url, Int32(input.offset - length), Int32(length), UInt64(urls.count))
-            urls.append(url)
-        default:
-            return nil
-        }
-        return (node, members)
-    }
-
-    /// A key's length and first seven bytes: keys with different fingerprints differ.
-    private static func fingerprint(_ key: RawSpan) -> UInt64 {
-        let length = UInt64(key.byteCount) << 56
-        if key.byteCount >= 8 { return length | key.word(at: 0) & 0x00FF_FFFF_FFFF_FFFF }
-        var print = length
-        for offset in 0..<key.byteCount {
-            print |= UInt64(key.byte(at: offset)) << (8 * offset)
-        }
-        return print
-    }
-
-    // MARK: Values
-
-    /// The node's bytes as a string (validated when the tape was made).
-    func string(_ index: Int) -> String {
-        let node = nodes[index], all = bytes
-        return all.span.bytes.extracting(Int(node.start)..<Int(node.start + node.length)).validUTF8String!
-    }
-
-    /// The node's value for the tree decoder: a scalar as the reader makes it,
-    /// an empty container of the node's kind (for the tree's errors, which name only the kind).
-    func scalar(_ index: Int) -> UserInfoValue {
-        let node = nodes[index], all = bytes
-        switch node.kind {
-        case .map: return .dictionary([:])
-        case .array: return .array([])
-        case .string: return .string(string(index))
-        case .data: return .data(all.span.bytes.extracting(Int(node.start)..<Int(node.start + node.length)).data)
-        case .signed: return .number(.integer(PropertyListInteger(Int64(bitPattern: node.bits))))
-        case .unsigned: return .number(.integer(PropertyListInteger(node.bits)))
-        case .real: return .number(.real(Double(bitPattern: node.bits)))
-        case .bool: return .number(.bool(node.bits != 0))
-        case .null: return .null
-        case .uuid: return .uuid(all.span.bytes.extracting(Int(node.start)..<Int(node.start) + 16).uuid!)
-        case .date: return .date(Date(timeIntervalSinceReferenceDate: Double(bitPattern: node.bits)))
-        case .url: return .url(UserInfoURL(relative: replacedURLs[Int(node.bits)] ?? string(index)))
-        }
-    }
-
-    /// The value under `key` in the top map (keys compared as strings), as
-    /// ``scalar(_:)`` gives it; nil when the key is absent.
-    package func topValue(forKey key: String) -> UserInfoValue? {
-        var node = 1
-        while node < Int(nodes[0].next) {
-            if string(node) == key { return scalar(node + 1) }
-            node = Int(nodes[node + 1].next)
-        }
-        return nil
-    }
-
-    /// The URLs, in order (all without a base: the tape takes no other).
-    package var urlCount: Int { urlNodes.count }
-
-    /// The `index`th URL.
-    package func url(_ index: Int) -> UserInfoURL {
-        guard case .url(let url) = scalar(Int(urlNodes[index])) else { preconditionFailure("a URL node holds a URL") }
-        return url
-    }
-
-    /// Replaces the `index`th URL (a URL translated for this device).
-    package mutating func replaceURL(_ index: Int, with url: UserInfoURL) {
-        let slot = Int(nodes[Int(urlNodes[index])].bits)
-        replacedURLs[slot] = url.relative
-        urls[slot] = url.url
-    }
-
-    /// The bytes of node `index`.
-    private func range(_ index: Int) -> Range<Int> {
-        Int(nodes[index].start)..<Int(nodes[index].start + nodes[index].length)
-    }
-
-    /// duplicateKey: the map's keys (ASCII) are each there once.
-    private func keysOnce(map: Int, _ input: [UInt8]) -> Bool {
-        let count = Int(nodes[map].length), end = Int(nodes[map].next)
-        let all = input.span.bytes
-        if count <= Self.scanLimit {
-            var key = map + 1
-            while key < end {
-                var other = Int(nodes[key + 1].next)
-                while other < end {
-                    if nodes[other].bits == nodes[key].bits, all.extracting(range(key)).sameBytes(as: all.extracting(range(other))) { return false }
-                    other = Int(nodes[other + 1].next)
-                }
-                key = Int(nodes[key + 1].next)
-            }
-            return true
-        }
-        var seen = Set<String>(minimumCapacity: count)
-        var key = map + 1
-        while key < end {
-            guard let text = all.extracting(range(key)).validUTF8String, seen.insert(text).inserted else { return false }
-            key = Int(nodes[key + 1].next)
-        }
-        return true
     }
 }
 
@@ -356,7 +65,7 @@ package struct MPTape {
 
 /// One decoding over a tape: the nodes, the bytes they point into, the tree
 /// decoder's options, and per map where its next lookup starts.
-final class MPDecodingContext {
+final class MPDecodingContext: UserInfoDecodingSource {
     let tape: MPTape
     /// The tape's nodes (read for every value: held here, one load away).
     let nodes: [MPNode]
@@ -364,14 +73,14 @@ final class MPDecodingContext {
     let tree: DecodingContext
     /// Per map ordinal, the key node its next lookup tries first (0: its first key).
     /// (Never accessed while another access is open: no dynamic exclusivity check.)
-    @exclusivity(unchecked) private var hints: [Int32]
+    @exclusivity(unchecked) private var hints: [Int]
     /// Per large map (by node), its keys' value nodes, built on its first miss.
     @exclusivity(unchecked) private var indexes: [Int: [String: Int]] = [:]
 
     init(tape: MPTape, options: UserInfoDecoder) {
         (self.tape, nodes) = (tape, tape.nodes)
         tree = DecodingContext(options)
-        hints = Array(repeating: 0, count: tape.maps)
+        hints = Array(repeating: 0, count: tape.content.maps)
     }
 
     var options: UserInfoDecoder { tree.options }
@@ -384,36 +93,61 @@ final class MPDecodingContext {
     private func keyMatches(_ index: Int, _ name: String, utf8Count: Int) -> Bool {
         let node = nodes[index], all = tape.bytes
         guard Int(node.length) == utf8Count else { return false }
-        return all.span.bytes.extracting(Int(node.start)..<Int(node.start + node.length)).sameBytes(asUTF8Of: name)
+        return all.span.bytes.extracting(node.start..<node.start + utf8Count).sameBytes(asUTF8Of: name)
     }
 
     func scalar(_ index: Int) -> UserInfoValue { tape.scalar(index) }
 
+    /// A URL node's URL as the tree's `UserInfoURL.url` gives it (parsed once:
+    /// when the scan checked it, or now); nil when it does not parse.
+    func url(_ node: MPNode) -> URL? {
+        let slot = Int(node.bits)
+        return tape.content.urls[slot].parsed ?? tape.content.urls[slot].value.url
+    }
+
     // The scalars most states hold, read from the node; anything else (and
-    // every error) from the node's value, by the tree decoder's own code.
+    // every error) from the node's value, by the tree decoder's own code. A
+    // member under `key` of the container at `path` (the shared containers').
 
-    func bool(_ index: Int, _ path: @autoclosure () -> CodingPathNode) throws -> Bool {
+    func isNull(_ index: Int) -> Bool { nodes[index].kind == .null }
+
+    @inline(__always)
+    func bool(_ index: Int, in path: CodingPathNode, at key: some CodingKey) throws -> Bool {
         if nodes[index].kind == .bool { return nodes[index].bits != 0 }
-        return try UserInfoDecoding.bool(scalar(index), path())
+        return try UserInfoDecoding.bool(scalar(index), path.appending(key))
     }
 
-    func integer<T: FixedWidthInteger>(_ type: T.Type, _ index: Int, _ path: @autoclosure () -> CodingPathNode) throws -> T {
+    @inline(__always)
+    func integer<T: FixedWidthInteger>(_ type: T.Type, _ index: Int, in path: CodingPathNode, at key: some CodingKey) throws -> T {
         if nodes[index].kind == .signed, let value = T(exactly: Int64(bitPattern: nodes[index].bits)) { return value }
-        return try UserInfoDecoding.integer(type, scalar(index), path())
+        return try UserInfoDecoding.integer(type, scalar(index), path.appending(key))
     }
 
-    func double(_ index: Int, _ path: @autoclosure () -> CodingPathNode) throws -> Double {
+    @inline(__always)
+    func double(_ index: Int, in path: CodingPathNode, at key: some CodingKey) throws -> Double {
         if nodes[index].kind == .real { return Double(bitPattern: nodes[index].bits) }
-        return try UserInfoDecoding.double(scalar(index), path())
+        return try UserInfoDecoding.double(scalar(index), path.appending(key))
     }
 
-    func string(_ index: Int, _ path: @autoclosure () -> CodingPathNode) throws -> String {
+    @inline(__always)
+    func string(_ index: Int, in path: CodingPathNode, at key: some CodingKey) throws -> String {
         if nodes[index].kind == .string { return string(index) }
-        return try UserInfoDecoding.string(scalar(index), path())
+        return try UserInfoDecoding.string(scalar(index), path.appending(key))
     }
 
-    func float(_ index: Int, _ path: @autoclosure () -> CodingPathNode) throws -> Float {
-        try UserInfoDecoding.float(scalar(index), path())
+    @inline(__always)
+    func float(_ index: Int, in path: CodingPathNode, at key: some CodingKey) throws -> Float {
+        try UserInfoDecoding.float(scalar(index), path.appending(key))
+    }
+
+    @inline(__always)
+    func unbox<T: Decodable>(_ index: Int, as type: T.Type, in path: CodingPathNode, at key: some CodingKey) throws -> T {
+        try unbox(index, as: type, at: path.appending(key))
+    }
+
+    /// The decoder of a node: a map's or array's reads the tape.
+    func decoder(for index: Int, at path: CodingPathNode) -> MPDecoding {
+        MPDecoding(context: self, node: index, path: path)
     }
 
     /// The tree decoder of a node's scalar (or of its placeholder).
@@ -446,7 +180,7 @@ final class MPDecodingContext {
         let utf8Count = name.utf8.count
         func found(_ key: Int) -> Int {
             let following = Int(nodes[key + 1].next)
-            hints[ordinal] = following < end ? Int32(following) : 0
+            hints[ordinal] = following < end ? following : 0
             return key + 1
         }
         if keyMatches(hint, name, utf8Count: utf8Count) { return found(hint) }
@@ -492,7 +226,7 @@ final class MPDecodingContext {
         case .date where type == Date.self && options.dateDecodingStrategy == .date:
             return _identityCast(Date(timeIntervalSinceReferenceDate: Double(bitPattern: node.bits)), to: T.self)
         // A URL, parsed once when the tape checked it (as the tree's `UserInfoURL.url` parses it).
-        case .url where type == URL.self: if let url = tape.urls[Int(node.bits)] { return _identityCast(url, to: T.self) }
+        case .url where type == URL.self: if let url = self.url(node) { return _identityCast(url, to: T.self) }
         default: break
         }
         let path = path()
@@ -577,7 +311,7 @@ struct MPDecoding: Decoder {
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         guard context.nodes[node].kind == .map else { return try context.treeDecoder(node, path).container(keyedBy: type) }
-        return KeyedDecodingContainer(MPKeyedDecoder<Key>(context: context, map: node, path: path))
+        return KeyedDecodingContainer(MPKeyedDecoder<Key>(source: context, map: node, path: path))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -591,197 +325,52 @@ struct MPDecoding: Decoder {
     }
 }
 
-struct MPKeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
-    let context: MPDecodingContext
+/// A map node's members, for the shared keyed container (CodableContainers.swift).
+struct MPKeyedDecoder<Key: CodingKey>: UserInfoKeyedDecoding {
+    let source: MPDecodingContext
     let map: Int
     let path: CodingPathNode
 
-    var codingPath: [any CodingKey] { path.keys }
-
-    private func name(_ key: some CodingKey) -> String {
-        switch context.options.keyDecodingStrategy {
-        case .useDefaultKeys: return key.stringValue
-        case .convertToSnakeCase: return SnakeCase.convert(key.stringValue)
-        }
-    }
-
-    var allKeys: [Key] {
-        context.keys(of: map).compactMap { key in
-            switch context.options.keyDecodingStrategy {
-            case .useDefaultKeys: return Key(stringValue: key)
-            case .convertToSnakeCase: return Key(stringValue: SnakeCase.camel(key))
-            }
-        }
-    }
-
-    func contains(_ key: Key) -> Bool { context.lookup(name(key), in: map) != nil }
-
-    /// The value node under `key`, or `keyNotFound`.
-    private func member(_ key: some CodingKey) throws -> Int {
-        guard let value = context.lookup(name(key), in: map) else {
-            throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "no value for \"\(name(key))\""))
-        }
-        return value
-    }
-
-    private func child(_ key: some CodingKey) throws -> MPDecoding {
-        MPDecoding(context: context, node: try member(key), path: path.appending(key))
-    }
-    private func integer<T: FixedWidthInteger>(_ type: T.Type, _ key: Key) throws -> T {
-        try context.integer(type, try member(key), path.appending(key))
-    }
-
-    func decodeNil(forKey key: Key) throws -> Bool { context.nodes[try member(key)].kind == .null }
-    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try context.bool(try member(key), path.appending(key)) }
-    func decode(_ type: String.Type, forKey key: Key) throws -> String { try context.string(try member(key), path.appending(key)) }
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try context.double(try member(key), path.appending(key)) }
-    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try context.float(try member(key), path.appending(key)) }
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try integer(type, key) }
-    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try integer(type, key) }
-    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try integer(type, key) }
-    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try integer(type, key) }
-    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try integer(type, key) }
-    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try integer(type, key) }
-    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try integer(type, key) }
-    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try integer(type, key) }
-    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try integer(type, key) }
-    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try integer(type, key) }
-    func decode(_ type: Int128.Type, forKey key: Key) throws -> Int128 { try integer(type, key) }
-    func decode(_ type: UInt128.Type, forKey key: Key) throws -> UInt128 { try integer(type, key) }
-    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        try context.unbox(try member(key), as: type, at: path.appending(key))
-    }
-
-    /// Optionals: nil for a missing key or NSNull, found with one lookup.
-    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        guard let value = context.lookup(name(key), in: map), context.nodes[value].kind != .null else { return nil }
-        return try context.unbox(value, as: type, at: path.appending(key))
-    }
-
-    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
-        try child(key).container(keyedBy: type)
-    }
-
-    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer { try child(key).unkeyedContainer() }
-    /// The super decoder under the key "super", whether or not `Key` has such a case.
-    func superDecoder() throws -> any Decoder { try child(AnyCodingKey("super")) }
-    func superDecoder(forKey key: Key) throws -> any Decoder { try child(key) }
+    var keyNames: [String] { source.keys(of: map) }
+    func member(named name: String) -> Int? { source.lookup(name, in: map) }
 }
 
-struct MPUnkeyedDecoder: UnkeyedDecodingContainer {
-    let context: MPDecodingContext
+/// An array node's elements, for the shared unkeyed container.
+struct MPUnkeyedDecoder: UserInfoUnkeyedDecoding {
+    let source: MPDecodingContext
     let path: CodingPathNode
     let count: Int?
     private(set) var currentIndex = 0
     /// The node of the element at `currentIndex`.
-    private var element: Int
+    private(set) var current: Int
 
     init(context: MPDecodingContext, array: Int, path: CodingPathNode) {
-        (self.context, self.path) = (context, path)
+        (source, self.path) = (context, path)
         count = Int(context.nodes[array].length)
-        element = array + 1
+        current = array + 1
     }
 
-    var codingPath: [any CodingKey] { path.keys }
-    var isAtEnd: Bool { currentIndex >= count! }
-
-    private var currentPath: CodingPathNode { path.appending(AnyCodingKey(currentIndex)) }
-
-    /// The next element's node, or `valueNotFound` past the end.
-    private func nextNode() throws -> Int {
-        guard !isAtEnd else {
-            throw DecodingError.valueNotFound(Any.self, .init(codingPath: currentPath.keys, debugDescription: "no more elements"))
-        }
-        return element
-    }
-
-    private mutating func advance() {
+    mutating func advance() {
         currentIndex += 1
-        element = Int(context.nodes[element].next)
+        current = source.nodes[current].next
     }
-
-    /// Reads the next element with `read` (given its node and its path), then moves past it.
-    private mutating func next<T>(_ read: (Int, @autoclosure () -> CodingPathNode) throws -> T) throws -> T {
-        let result = try read(try nextNode(), currentPath)
-        advance()
-        return result
-    }
-
-    private mutating func nextDecoder() throws -> MPDecoding {
-        let decoder = MPDecoding(context: context, node: try nextNode(), path: currentPath)
-        advance()
-        return decoder
-    }
-
-    private mutating func integer<T: FixedWidthInteger>(_ type: T.Type) throws -> T {
-        let context = self.context
-        return try next { node, path in try context.integer(type, node, path()) }
-    }
-
-    mutating func decodeNil() throws -> Bool {
-        guard !isAtEnd, context.nodes[element].kind == .null else { return false }
-        advance()
-        return true
-    }
-
-    mutating func decode(_ type: Bool.Type) throws -> Bool { let context = self.context; return try next { try context.bool($0, $1()) } }
-    mutating func decode(_ type: String.Type) throws -> String { let context = self.context; return try next { try context.string($0, $1()) } }
-    mutating func decode(_ type: Double.Type) throws -> Double { let context = self.context; return try next { try context.double($0, $1()) } }
-    mutating func decode(_ type: Float.Type) throws -> Float { let context = self.context; return try next { try context.float($0, $1()) } }
-    mutating func decode(_ type: Int.Type) throws -> Int { try integer(type) }
-    mutating func decode(_ type: Int8.Type) throws -> Int8 { try integer(type) }
-    mutating func decode(_ type: Int16.Type) throws -> Int16 { try integer(type) }
-    mutating func decode(_ type: Int32.Type) throws -> Int32 { try integer(type) }
-    mutating func decode(_ type: Int64.Type) throws -> Int64 { try integer(type) }
-    mutating func decode(_ type: UInt.Type) throws -> UInt { try integer(type) }
-    mutating func decode(_ type: UInt8.Type) throws -> UInt8 { try integer(type) }
-    mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try integer(type) }
-    mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try integer(type) }
-    mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try integer(type) }
-    mutating func decode(_ type: Int128.Type) throws -> Int128 { try integer(type) }
-    mutating func decode(_ type: UInt128.Type) throws -> UInt128 { try integer(type) }
-    mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        let result = try context.unbox(try nextNode(), as: type, at: currentPath)
-        advance()
-        return result
-    }
-
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
-        try nextDecoder().container(keyedBy: type)
-    }
-
-    mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer { try nextDecoder().unkeyedContainer() }
-    mutating func superDecoder() throws -> any Decoder { try nextDecoder() }
 }
 
 /// The single value of a map or array node: the scalar types refuse it with
 /// the tree decoder's errors; any other type is read from the node.
-struct MPContainerValueDecoder: SingleValueDecodingContainer {
+struct MPContainerValueDecoder: UserInfoSingleValueDecoding {
     let decoding: MPDecoding
     var codingPath: [any CodingKey] { decoding.codingPath }
 
-    /// The tree's container for the node's placeholder, which refuses every scalar type.
-    private func refusing() throws -> any SingleValueDecodingContainer {
-        try decoding.context.treeDecoder(decoding.node, decoding.path).singleValueContainer()
-    }
+    /// The tree's decoder of the node's placeholder, which refuses every scalar type.
+    private var refusing: UserInfoDecoding { decoding.context.treeDecoder(decoding.node, decoding.path) }
 
     func decodeNil() -> Bool { false }
-    func decode(_ type: Bool.Type) throws -> Bool { try refusing().decode(type) }
-    func decode(_ type: String.Type) throws -> String { try refusing().decode(type) }
-    func decode(_ type: Double.Type) throws -> Double { try refusing().decode(type) }
-    func decode(_ type: Float.Type) throws -> Float { try refusing().decode(type) }
-    func decode(_ type: Int.Type) throws -> Int { try refusing().decode(type) }
-    func decode(_ type: Int8.Type) throws -> Int8 { try refusing().decode(type) }
-    func decode(_ type: Int16.Type) throws -> Int16 { try refusing().decode(type) }
-    func decode(_ type: Int32.Type) throws -> Int32 { try refusing().decode(type) }
-    func decode(_ type: Int64.Type) throws -> Int64 { try refusing().decode(type) }
-    func decode(_ type: UInt.Type) throws -> UInt { try refusing().decode(type) }
-    func decode(_ type: UInt8.Type) throws -> UInt8 { try refusing().decode(type) }
-    func decode(_ type: UInt16.Type) throws -> UInt16 { try refusing().decode(type) }
-    func decode(_ type: UInt32.Type) throws -> UInt32 { try refusing().decode(type) }
-    func decode(_ type: UInt64.Type) throws -> UInt64 { try refusing().decode(type) }
-    func decode(_ type: Int128.Type) throws -> Int128 { try refusing().decode(type) }
-    func decode(_ type: UInt128.Type) throws -> UInt128 { try refusing().decode(type) }
+    func bool() throws -> Bool { try refusing.bool() }
+    func string() throws -> String { try refusing.string() }
+    func double() throws -> Double { try refusing.double() }
+    func float() throws -> Float { try refusing.float() }
+    func integer<T: FixedWidthInteger>(_ type: T.Type) throws -> T { try refusing.integer(type) }
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
         try decoding.context.unbox(decoding.node, as: type, at: decoding.path)
     }

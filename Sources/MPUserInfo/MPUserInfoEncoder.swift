@@ -1,6 +1,6 @@
 public import FoundationEssentials
 @_spi(ByteKit) public import PropertyList
-public import UserInfo
+@_spi(CodableCore) public import UserInfo
 
 /// Encodes an `Encodable` state straight to Apple's "MP" MessagePack userInfo,
 /// without building the `UserInfoValue` tree in between (Specs/codable.md,
@@ -353,7 +353,7 @@ struct StreamState: ~Copyable {
 
 /// The encoder one value writes itself to, in place: at the slot that was
 /// taken for it when it was created.
-final class MPValueEncoder: Encoder {
+final class MPValueEncoder: Encoder, CodingPathOwner {
     let stream: MPStream
     /// The encoder of the container this value is in (nil at the top) and
     /// the value's key there: the coding path, made only when asked for.
@@ -424,63 +424,22 @@ final class MPValueEncoder: Encoder {
     func singleValueContainer() -> any SingleValueEncodingContainer { MPSingleValueContainer(encoder: self) }
 }
 
-struct MPKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+/// A keyed container's sink: keys and values written to the stream (the
+/// methods themselves: UserInfo's CodableContainers.swift).
+struct MPKeyedContainer<Key: CodingKey>: UserInfoKeyedEncoding {
     let encoder: MPValueEncoder
     let id: Int
-    var codingPath: [any CodingKey] { encoder.codingPath }
+    var options: UserInfoEncoder { encoder.stream.options }
     private var stream: MPStream { encoder.stream }
-    private var options: UserInfoEncoder { encoder.stream.options }
 
-    private func write(_ value: UserInfoValue, _ key: Key) throws {
+    mutating func write(_ value: UserInfoValue, forKey key: Key) throws {
         try stream.state.write(value, key: options.dictionaryKey(key), in: id)
     }
 
-    private func integer<T: BinaryInteger>(_ value: T, _ key: Key) throws {
-        try write(try options.integerValue(value, encoder.path.keys(appending: key)), key)
-    }
-
-    mutating func encodeNil(forKey key: Key) throws { try write(.null, key) }
-    mutating func encode(_ value: Bool, forKey key: Key) throws { try write(.number(.bool(value)), key) }
-    mutating func encode(_ value: String, forKey key: Key) throws { try write(.string(value), key) }
-    mutating func encode(_ value: Double, forKey key: Key) throws { try write(.number(.real(value)), key) }
-    mutating func encode(_ value: Float, forKey key: Key) throws { try write(.number(.real(Double(value))), key) }
-    mutating func encode(_ value: Int, forKey key: Key) throws { try integer(value, key) }
-    mutating func encode(_ value: Int8, forKey key: Key) throws { try integer(value, key) }
-    mutating func encode(_ value: Int16, forKey key: Key) throws { try integer(value, key) }
-    mutating func encode(_ value: Int32, forKey key: Key) throws { try integer(value, key) }
-    mutating func encode(_ value: Int64, forKey key: Key) throws { try integer(value, key) }
-    mutating func encode(_ value: UInt, forKey key: Key) throws { try integer(value, key) }
-    mutating func encode(_ value: UInt8, forKey key: Key) throws { try integer(value, key) }
-    mutating func encode(_ value: UInt16, forKey key: Key) throws { try integer(value, key) }
-    mutating func encode(_ value: UInt32, forKey key: Key) throws { try integer(value, key) }
-    mutating func encode(_ value: UInt64, forKey key: Key) throws { try integer(value, key) }
-    mutating func encode(_ value: Int128, forKey key: Key) throws { try integer(value, key) }
-    mutating func encode(_ value: UInt128, forKey key: Key) throws { try integer(value, key) }
-    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+    mutating func write<T: Encodable>(encodable value: T, forKey key: Key) throws {
         let depth = try stream.state.key(options.dictionaryKey(key), in: id)
         try stream.write(value, depth: depth, parent: encoder, key: key)
     }
-
-    /// Optionals as the tree encoder writes them: absent, or NSNull under `.null`.
-    mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws { try encodeIfPresentValue(value, key) }
-
-    private mutating func encodeIfPresentValue<T: Encodable>(_ value: T?, _ key: Key) throws {
-        if let value { try encode(value, forKey: key) } else if options.nilEncodingStrategy == .null { try encodeNil(forKey: key) }
-    }
-    mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws { try encodeIfPresentValue(value, key) }
-    mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws { try encodeIfPresentValue(value, key) }
-    mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws { try encodeIfPresentValue(value, key) }
-    mutating func encodeIfPresent(_ value: Float?, forKey key: Key) throws { try encodeIfPresentValue(value, key) }
-    mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws { try encodeIfPresentValue(value, key) }
-    mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) throws { try encodeIfPresentValue(value, key) }
-    mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) throws { try encodeIfPresentValue(value, key) }
-    mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) throws { try encodeIfPresentValue(value, key) }
-    mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws { try encodeIfPresentValue(value, key) }
-    mutating func encodeIfPresent(_ value: UInt?, forKey key: Key) throws { try encodeIfPresentValue(value, key) }
-    mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws { try encodeIfPresentValue(value, key) }
-    mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws { try encodeIfPresentValue(value, key) }
-    mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws { try encodeIfPresentValue(value, key) }
-    mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws { try encodeIfPresentValue(value, key) }
 
     /// The encoder of the value under `key`, its key written (a failure hands over, and its container then refuses every write).
     private func nestedEncoder(_ key: Key) -> MPValueEncoder {
@@ -497,53 +456,29 @@ struct MPKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     }
 
     // A super encoder may encode nothing (no entry in the tree path) or encode late: the tree path writes it.
-    mutating func superEncoder() -> any Encoder {
-        stream.state.handedOver = true
-        return MPValueEncoder(stream: stream, parent: encoder, key: AnyCodingKey("super"), depth: encoder.depth + 1)
-    }
-
-    mutating func superEncoder(forKey key: Key) -> any Encoder {
+    mutating func superEncoder(forAnyKey key: some CodingKey) -> any Encoder {
         stream.state.handedOver = true
         return MPValueEncoder(stream: stream, parent: encoder, key: key, depth: encoder.depth + 1)
     }
 }
 
-struct MPUnkeyedContainer: UnkeyedEncodingContainer {
+/// An unkeyed container's sink: elements written to the stream.
+struct MPUnkeyedContainer: UnkeyedEncodingContainer, UserInfoValueEncoding {
     let encoder: MPValueEncoder
     let id: Int
     var codingPath: [any CodingKey] { encoder.codingPath }
+    var options: UserInfoEncoder { encoder.stream.options }
+    var nextIndex: Int? { count }
     private var stream: MPStream { encoder.stream }
-    private var options: UserInfoEncoder { encoder.stream.options }
 
     /// The elements written, kept by the stream (shared by every copy of this container).
     var count: Int { stream.state.count(of: id) }
 
-    private mutating func write(_ value: UserInfoValue) throws {
+    mutating func write(_ value: UserInfoValue) throws {
         try stream.state.append(value, in: id)
     }
 
-    private mutating func integer<T: BinaryInteger>(_ value: T) throws {
-        try write(try options.integerValue(value, encoder.path.keys(appending: AnyCodingKey(count))))
-    }
-
-    mutating func encodeNil() throws { try write(.null) }
-    mutating func encode(_ value: Bool) throws { try write(.number(.bool(value))) }
-    mutating func encode(_ value: String) throws { try write(.string(value)) }
-    mutating func encode(_ value: Double) throws { try write(.number(.real(value))) }
-    mutating func encode(_ value: Float) throws { try write(.number(.real(Double(value)))) }
-    mutating func encode(_ value: Int) throws { try integer(value) }
-    mutating func encode(_ value: Int8) throws { try integer(value) }
-    mutating func encode(_ value: Int16) throws { try integer(value) }
-    mutating func encode(_ value: Int32) throws { try integer(value) }
-    mutating func encode(_ value: Int64) throws { try integer(value) }
-    mutating func encode(_ value: UInt) throws { try integer(value) }
-    mutating func encode(_ value: UInt8) throws { try integer(value) }
-    mutating func encode(_ value: UInt16) throws { try integer(value) }
-    mutating func encode(_ value: UInt32) throws { try integer(value) }
-    mutating func encode(_ value: UInt64) throws { try integer(value) }
-    mutating func encode(_ value: Int128) throws { try integer(value) }
-    mutating func encode(_ value: UInt128) throws { try integer(value) }
-    mutating func encode<T: Encodable>(_ value: T) throws {
+    mutating func write<T: Encodable>(encodable value: T) throws {
         let key = AnyCodingKey(count)
         let depth = try stream.state.element(in: id)
         try stream.write(value, depth: depth, parent: encoder, key: key)
@@ -568,39 +503,21 @@ struct MPUnkeyedContainer: UnkeyedEncodingContainer {
     }
 }
 
-struct MPSingleValueContainer: SingleValueEncodingContainer {
+/// A single-value container's sink: the value written to the stream at its slot.
+struct MPSingleValueContainer: SingleValueEncodingContainer, UserInfoValueEncoding {
     let encoder: MPValueEncoder
     var codingPath: [any CodingKey] { encoder.codingPath }
+    var options: UserInfoEncoder { encoder.stream.options }
+    var nextIndex: Int? { nil }
     private var stream: MPStream { encoder.stream }
 
-    private func write(_ value: UserInfoValue) throws {
+    mutating func write(_ value: UserInfoValue) throws {
         try encoder.startValue()
         try stream.state.write(value, depth: encoder.depth)
         encoder.wroteSingleValue = true
     }
 
-    private func integer<T: BinaryInteger>(_ value: T) throws {
-        try write(try stream.options.integerValue(value, encoder.path.keys))
-    }
-
-    mutating func encodeNil() throws { try write(.null) }
-    mutating func encode(_ value: Bool) throws { try write(.number(.bool(value))) }
-    mutating func encode(_ value: String) throws { try write(.string(value)) }
-    mutating func encode(_ value: Double) throws { try write(.number(.real(value))) }
-    mutating func encode(_ value: Float) throws { try write(.number(.real(Double(value)))) }
-    mutating func encode(_ value: Int) throws { try integer(value) }
-    mutating func encode(_ value: Int8) throws { try integer(value) }
-    mutating func encode(_ value: Int16) throws { try integer(value) }
-    mutating func encode(_ value: Int32) throws { try integer(value) }
-    mutating func encode(_ value: Int64) throws { try integer(value) }
-    mutating func encode(_ value: UInt) throws { try integer(value) }
-    mutating func encode(_ value: UInt8) throws { try integer(value) }
-    mutating func encode(_ value: UInt16) throws { try integer(value) }
-    mutating func encode(_ value: UInt32) throws { try integer(value) }
-    mutating func encode(_ value: UInt64) throws { try integer(value) }
-    mutating func encode(_ value: Int128) throws { try integer(value) }
-    mutating func encode(_ value: UInt128) throws { try integer(value) }
-    mutating func encode<T: Encodable>(_ value: T) throws {
+    mutating func write<T: Encodable>(encodable value: T) throws {
         try encoder.startValue()
         // The inner value is this value: same slot, depth and path.
         try stream.write(value, depth: encoder.depth, parent: encoder.parent, key: encoder.key)

@@ -55,6 +55,25 @@ public struct StringKeyedDictionary<Value: Hashable & Sendable>: Sendable {
         }
     }
 
+    /// The dictionary of `keys[i]: values[i]`, in their order, holding the
+    /// arrays as they are (for a reader that collected both); nil when a key
+    /// is repeated under Swift's `String` equality.
+    @inlinable package init?(keys: [String], values: [Value]) {
+        precondition(keys.count == values.count, "as many keys as values")
+        self.init(storedKeys: keys, storedValues: values, index: KeyIndex(forCount: keys.count))
+        if index.isEmpty {
+            for position in keys.indices {
+                for earlier in 0..<position where keys[earlier] == keys[position] { return nil }
+            }
+            return
+        }
+        for position in keys.indices {
+            let (found, bucket) = find(keys[position], hashValue: keys[position].hashValue)
+            guard found == nil else { return nil }
+            index.store(position + 1, at: bucket)
+        }
+    }
+
     /// The number of entries.
     @inlinable public var count: Int { storedKeys.count }
     /// The keys in insertion order.

@@ -62,6 +62,39 @@ package final class DecodingContext {
     package init(_ options: UserInfoDecoder) { self.options = options }
 }
 
+/// The tree's values, read by the shared containers (CodableContainers.swift).
+extension DecodingContext: UserInfoDecodingSource {
+    package func isNull(_ member: UserInfoValue) -> Bool { member.isNull }
+
+    package func bool(_ member: UserInfoValue, in path: CodingPathNode, at key: some CodingKey) throws -> Bool {
+        try UserInfoDecoding.bool(member, path.appending(key))
+    }
+
+    package func string(_ member: UserInfoValue, in path: CodingPathNode, at key: some CodingKey) throws -> String {
+        try UserInfoDecoding.string(member, path.appending(key))
+    }
+
+    package func double(_ member: UserInfoValue, in path: CodingPathNode, at key: some CodingKey) throws -> Double {
+        try UserInfoDecoding.double(member, path.appending(key))
+    }
+
+    package func float(_ member: UserInfoValue, in path: CodingPathNode, at key: some CodingKey) throws -> Float {
+        try UserInfoDecoding.float(member, path.appending(key))
+    }
+
+    package func integer<T: FixedWidthInteger>(_ type: T.Type, _ member: UserInfoValue, in path: CodingPathNode, at key: some CodingKey) throws -> T {
+        try UserInfoDecoding.integer(type, member, path.appending(key))
+    }
+
+    package func unbox<T: Decodable>(_ member: UserInfoValue, as type: T.Type, in path: CodingPathNode, at key: some CodingKey) throws -> T {
+        try UserInfoDecoding.unbox(member, as: type, at: path.appending(key), in: self)
+    }
+
+    package func decoder(for member: UserInfoValue, at path: CodingPathNode) -> UserInfoDecoding {
+        UserInfoDecoding(context: self, value: member, path: path)
+    }
+}
+
 package struct UserInfoDecoding: Decoder {
     package let context: DecodingContext
     package let value: UserInfoValue
@@ -101,6 +134,12 @@ package struct UserInfoDecoding: Decoder {
 
     /// Decodes `type` from `value` at `path`, mapping the special types directly.
     package func unbox<T: Decodable>(_ value: UserInfoValue, as type: T.Type, at path: CodingPathNode) throws -> T {
+        try Self.unbox(value, as: type, at: path, in: context)
+    }
+
+    /// ``unbox(_:as:at:)`` in `context`.
+    static func unbox<T: Decodable>(_ value: UserInfoValue, as type: T.Type, at path: CodingPathNode, in context: DecodingContext) throws -> T {
+        let options = context.options
         if type == String.self {
             guard case .string(let string) = value else { throw Self.mismatch(String.self, value, path) }
             return _identityCast(string, to: T.self)
@@ -196,11 +235,11 @@ package struct UserInfoDecoding: Decoder {
         }
     }
 
-    func integer<T: FixedWidthInteger>(_ type: T.Type) throws -> T { try Self.integer(type, value, path) }
-    func bool() throws -> Bool { try Self.bool(value, path) }
-    func string() throws -> String { try Self.string(value, path) }
-    func double() throws -> Double { try Self.double(value, path) }
-    func float() throws -> Float { try Self.float(value, path) }
+    package func integer<T: FixedWidthInteger>(_ type: T.Type) throws -> T { try Self.integer(type, value, path) }
+    package func bool() throws -> Bool { try Self.bool(value, path) }
+    package func string() throws -> String { try Self.string(value, path) }
+    package func double() throws -> Double { try Self.double(value, path) }
+    package func float() throws -> Float { try Self.float(value, path) }
 
     // The scalar reads, on a value and its path (no decoder made for a member).
 
@@ -238,191 +277,50 @@ package struct UserInfoDecoding: Decoder {
     }
 }
 
-struct KeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
-    /// The dictionary's decoder, in parts (its value is `dictionary`, held once).
-    let context: DecodingContext
+/// A dictionary's members, for the shared keyed container (CodableContainers.swift).
+struct KeyedDecoder<Key: CodingKey>: UserInfoKeyedDecoding {
+    let source: DecodingContext
     let path: CodingPathNode
     let dictionary: UserInfoDictionary
 
     init(decoder: UserInfoDecoding, dictionary: UserInfoDictionary) {
-        context = decoder.context
+        source = decoder.context
         path = decoder.path
         self.dictionary = dictionary
     }
 
-    private var decoder: UserInfoDecoding { UserInfoDecoding(context: context, value: .dictionary(dictionary), path: path) }
-    var codingPath: [any CodingKey] { path.keys }
-
-    private func name(_ key: some CodingKey) -> String {
-        switch context.options.keyDecodingStrategy {
-        case .useDefaultKeys: return key.stringValue
-        case .convertToSnakeCase: return SnakeCase.convert(key.stringValue)
-        }
-    }
-
-    var allKeys: [Key] {
-        dictionary.keys.compactMap { key in
-            switch context.options.keyDecodingStrategy {
-            case .useDefaultKeys: return Key(stringValue: key)
-            case .convertToSnakeCase: return Key(stringValue: SnakeCase.camel(key))
-            }
-        }
-    }
-
-    func contains(_ key: Key) -> Bool { dictionary[name(key)] != nil }
-
-    /// The value under `key`, or `keyNotFound`.
-    private func member(_ key: some CodingKey) throws -> UserInfoValue {
-        guard let value = dictionary[name(key)] else {
-            throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "no value for \"\(name(key))\""))
-        }
-        return value
-    }
-
-    private func child(_ key: some CodingKey) throws -> UserInfoDecoding {
-        UserInfoDecoding(context: context, value: try member(key), path: path.appending(key))
-    }
-
-    private func path(_ key: Key) -> CodingPathNode { path.appending(key) }
-
-    private func integer<T: FixedWidthInteger>(_ type: T.Type, _ key: Key) throws -> T {
-        try UserInfoDecoding.integer(type, try member(key), path(key))
-    }
-
-    func decodeNil(forKey key: Key) throws -> Bool { try member(key).isNull }
-    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try UserInfoDecoding.bool(try member(key), path(key)) }
-    func decode(_ type: String.Type, forKey key: Key) throws -> String { try UserInfoDecoding.string(try member(key), path(key)) }
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try UserInfoDecoding.double(try member(key), path(key)) }
-    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try UserInfoDecoding.float(try member(key), path(key)) }
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try integer(type, key) }
-    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try integer(type, key) }
-    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try integer(type, key) }
-    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try integer(type, key) }
-    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try integer(type, key) }
-    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try integer(type, key) }
-    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try integer(type, key) }
-    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try integer(type, key) }
-    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try integer(type, key) }
-    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try integer(type, key) }
-    func decode(_ type: Int128.Type, forKey key: Key) throws -> Int128 { try integer(type, key) }
-    func decode(_ type: UInt128.Type, forKey key: Key) throws -> UInt128 { try integer(type, key) }
-    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        try decoder.unbox(try member(key), as: type, at: path(key))
-    }
-
-    /// Optionals: nil for a missing key or NSNull, found with one lookup.
-    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        guard let value = dictionary[name(key)], !value.isNull else { return nil }
-        return try decoder.unbox(value, as: type, at: path(key))
-    }
-
-    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
-        try child(key).container(keyedBy: type)
-    }
-
-    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer { try child(key).unkeyedContainer() }
-    /// The super decoder under the key "super", whether or not `Key` has such a case.
-    func superDecoder() throws -> any Decoder { try child(AnyCodingKey("super")) }
-    func superDecoder(forKey key: Key) throws -> any Decoder { try child(key) }
+    var keyNames: [String] { dictionary.keys }
+    func member(named name: String) -> UserInfoValue? { dictionary[name] }
 }
 
-struct UnkeyedDecoder: UnkeyedDecodingContainer {
-    let decoder: UserInfoDecoding
+/// An array's elements (or a set's members), for the shared unkeyed container.
+struct UnkeyedDecoder: UserInfoUnkeyedDecoding {
+    let source: DecodingContext
+    let path: CodingPathNode
     let elements: [UserInfoValue]
     var currentIndex = 0
 
     init(decoder: UserInfoDecoding, elements: [UserInfoValue]) {
-        self.decoder = decoder
+        source = decoder.context
+        path = decoder.path
         self.elements = elements
     }
 
-    var codingPath: [any CodingKey] { decoder.codingPath }
     var count: Int? { elements.count }
-    var isAtEnd: Bool { currentIndex >= elements.count }
-
-    private var currentPath: CodingPathNode { decoder.path.appending(AnyCodingKey(currentIndex)) }
-
-    /// The next element, or `valueNotFound` past the end.
-    private mutating func nextValue() throws -> UserInfoValue {
-        guard !isAtEnd else {
-            throw DecodingError.valueNotFound(Any.self, .init(codingPath: currentPath.keys, debugDescription: "no more elements"))
-        }
-        return elements[currentIndex]
-    }
-
-    /// Reads the next element with `read` (given the element and its path), then moves past it.
-    private mutating func next<T>(_ read: (UserInfoValue, @autoclosure () -> CodingPathNode) throws -> T) throws -> T {
-        let value = try nextValue()
-        let result = try read(value, currentPath)
-        currentIndex += 1
-        return result
-    }
-
-    private mutating func nextDecoder() throws -> UserInfoDecoding {
-        let decoder = UserInfoDecoding(context: self.decoder.context, value: try nextValue(), path: currentPath)
-        currentIndex += 1
-        return decoder
-    }
-
-    private mutating func integer<T: FixedWidthInteger>(_ type: T.Type) throws -> T {
-        try next { value, path in try UserInfoDecoding.integer(type, value, path()) }
-    }
-
-    mutating func decodeNil() throws -> Bool {
-        guard !isAtEnd, elements[currentIndex].isNull else { return false }
-        currentIndex += 1
-        return true
-    }
-
-    mutating func decode(_ type: Bool.Type) throws -> Bool { try next { try UserInfoDecoding.bool($0, $1()) } }
-    mutating func decode(_ type: String.Type) throws -> String { try next { try UserInfoDecoding.string($0, $1()) } }
-    mutating func decode(_ type: Double.Type) throws -> Double { try next { try UserInfoDecoding.double($0, $1()) } }
-    mutating func decode(_ type: Float.Type) throws -> Float { try next { try UserInfoDecoding.float($0, $1()) } }
-    mutating func decode(_ type: Int.Type) throws -> Int { try integer(type) }
-    mutating func decode(_ type: Int8.Type) throws -> Int8 { try integer(type) }
-    mutating func decode(_ type: Int16.Type) throws -> Int16 { try integer(type) }
-    mutating func decode(_ type: Int32.Type) throws -> Int32 { try integer(type) }
-    mutating func decode(_ type: Int64.Type) throws -> Int64 { try integer(type) }
-    mutating func decode(_ type: UInt.Type) throws -> UInt { try integer(type) }
-    mutating func decode(_ type: UInt8.Type) throws -> UInt8 { try integer(type) }
-    mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try integer(type) }
-    mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try integer(type) }
-    mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try integer(type) }
-    mutating func decode(_ type: Int128.Type) throws -> Int128 { try integer(type) }
-    mutating func decode(_ type: UInt128.Type) throws -> UInt128 { try integer(type) }
-    mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        let decoder = self.decoder
-        return try next { value, path in try decoder.unbox(value, as: type, at: path()) }
-    }
-
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
-        try nextDecoder().container(keyedBy: type)
-    }
-
-    mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer { try nextDecoder().unkeyedContainer() }
-    mutating func superDecoder() throws -> any Decoder { try nextDecoder() }
+    var current: UserInfoValue { elements[currentIndex] }
+    mutating func advance() { currentIndex += 1 }
 }
 
-struct SingleValueDecoder: SingleValueDecodingContainer {
+/// One value, for the shared single-value container.
+struct SingleValueDecoder: UserInfoSingleValueDecoding {
     let decoder: UserInfoDecoding
     var codingPath: [any CodingKey] { decoder.codingPath }
 
     func decodeNil() -> Bool { decoder.value.isNull }
-    func decode(_ type: Bool.Type) throws -> Bool { try decoder.bool() }
-    func decode(_ type: String.Type) throws -> String { try decoder.string() }
-    func decode(_ type: Double.Type) throws -> Double { try decoder.double() }
-    func decode(_ type: Float.Type) throws -> Float { try decoder.float() }
-    func decode(_ type: Int.Type) throws -> Int { try decoder.integer(type) }
-    func decode(_ type: Int8.Type) throws -> Int8 { try decoder.integer(type) }
-    func decode(_ type: Int16.Type) throws -> Int16 { try decoder.integer(type) }
-    func decode(_ type: Int32.Type) throws -> Int32 { try decoder.integer(type) }
-    func decode(_ type: Int64.Type) throws -> Int64 { try decoder.integer(type) }
-    func decode(_ type: UInt.Type) throws -> UInt { try decoder.integer(type) }
-    func decode(_ type: UInt8.Type) throws -> UInt8 { try decoder.integer(type) }
-    func decode(_ type: UInt16.Type) throws -> UInt16 { try decoder.integer(type) }
-    func decode(_ type: UInt32.Type) throws -> UInt32 { try decoder.integer(type) }
-    func decode(_ type: UInt64.Type) throws -> UInt64 { try decoder.integer(type) }
-    func decode(_ type: Int128.Type) throws -> Int128 { try decoder.integer(type) }
-    func decode(_ type: UInt128.Type) throws -> UInt128 { try decoder.integer(type) }
+    func bool() throws -> Bool { try decoder.bool() }
+    func string() throws -> String { try decoder.string() }
+    func double() throws -> Double { try decoder.double() }
+    func float() throws -> Float { try decoder.float() }
+    func integer<T: FixedWidthInteger>(_ type: T.Type) throws -> T { try decoder.integer(type) }
     func decode<T: Decodable>(_ type: T.Type) throws -> T { try decoder.unbox(decoder.value, as: type, at: decoder.path) }
 }

@@ -85,11 +85,11 @@ public struct UserInfoEncoder: Sendable {
 /// The coding path of a value being encoded or decoded, kept as links to its parent so
 /// that a path is spelled out (an array of keys) only when asked for: by an
 /// error, or by an `Encodable` or `Decodable` reading `codingPath`.
-package indirect enum CodingPathNode {
+@_spi(CodableCore) public indirect enum CodingPathNode {
     case root
     case child(CodingPathNode, any CodingKey)
 
-    package var keys: [any CodingKey] {
+    @_spi(CodableCore) public var keys: [any CodingKey] {
         var keys: [any CodingKey] = []
         var node = self
         while case .child(let parent, let key) = node {
@@ -99,10 +99,10 @@ package indirect enum CodingPathNode {
         return keys.reversed()
     }
 
-    package func appending(_ key: any CodingKey) -> CodingPathNode { .child(self, key) }
+    @inlinable @_spi(CodableCore) public func appending(_ key: any CodingKey) -> CodingPathNode { .child(self, key) }
 
     /// The keys of `key`'s value under this path.
-    package func keys(appending key: any CodingKey) -> [any CodingKey] { keys + [key] }
+    @_spi(CodableCore) public func keys(appending key: any CodingKey) -> [any CodingKey] { keys + [key] }
 }
 
 /// A keyed container's entries as the `Encodable` writes them: values go
@@ -186,7 +186,7 @@ enum PendingValue {
 }
 
 /// A coding key made from a string or an index.
-package struct AnyCodingKey: CodingKey {
+@_spi(CodableCore) public struct AnyCodingKey: CodingKey {
     /// What the key was made from; its strings are made only when asked for
     /// (a path is built for every array element, and read only in errors).
     private enum Form {
@@ -196,14 +196,14 @@ package struct AnyCodingKey: CodingKey {
     }
     private let form: Form
 
-    package var stringValue: String {
+    @_spi(CodableCore) public var stringValue: String {
         switch form {
         case .string(let string), .dictionaryKey(let string): string
         case .index(let index): "Index \(index)"
         }
     }
 
-    package var intValue: Int? {
+    @_spi(CodableCore) public var intValue: Int? {
         switch form {
         case .string: nil
         case .dictionaryKey(let string): Int(string)
@@ -211,12 +211,12 @@ package struct AnyCodingKey: CodingKey {
         }
     }
 
-    package init(_ string: String) { form = .string(string) }
+    @_spi(CodableCore) public init(_ string: String) { form = .string(string) }
     /// A `[String: V]` entry's key, as the standard library's dictionary key makes it (an integer value when the string is one).
-    package init(dictionaryKey: String) { form = .dictionaryKey(dictionaryKey) }
-    package init(_ index: Int) { form = .index(index) }
-    package init?(stringValue: String) { self.init(stringValue) }
-    package init?(intValue: Int) { self.init(intValue) }
+    @_spi(CodableCore) public init(dictionaryKey: String) { form = .dictionaryKey(dictionaryKey) }
+    @_spi(CodableCore) public init(_ index: Int) { form = .index(index) }
+    @_spi(CodableCore) public init?(stringValue: String) { self.init(stringValue) }
+    @_spi(CodableCore) public init?(intValue: Int) { self.init(intValue) }
 }
 
 /// Marks `Set` so the encoder writes `.set` rather than an array.
@@ -231,7 +231,7 @@ extension Set: SetEncodable where Element: Encodable {
 }
 
 /// The encoder one `Encodable` value writes itself to (Specs/codable.md).
-final class UserInfoEncoding: Encoder {
+final class UserInfoEncoding: Encoder, CodingPathOwner {
     /// What the value asked for: nothing yet, a single value, or one kind of container.
     enum Content {
         case empty
@@ -257,31 +257,26 @@ final class UserInfoEncoding: Encoder {
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
         let storage: KeyedStorage
-        switch content {
-        case .keyed(let existing): storage = existing
-        case .empty:
+        if case .keyed(let existing) = content { storage = existing } else {
             storage = KeyedStorage()
-            content = .keyed(storage)
-        default:
-            // Written to, and never resolved: `resolve` throws.
-            storage = KeyedStorage()
-            content = .conflicting("a keyed container")
+            open(.keyed(storage), "a keyed container")
         }
         return KeyedEncodingContainer(KeyedContainer<Key>(encoder: self, storage: storage))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
         let storage: UnkeyedStorage
-        switch content {
-        case .unkeyed(let existing): storage = existing
-        case .empty:
+        if case .unkeyed(let existing) = content { storage = existing } else {
             storage = UnkeyedStorage()
-            content = .unkeyed(storage)
-        default:
-            storage = UnkeyedStorage()
-            content = .conflicting("an unkeyed container")
+            open(.unkeyed(storage), "an unkeyed container")
         }
         return UnkeyedContainer(encoder: self, storage: storage)
+    }
+
+    /// Makes a new container the content; after another form, the storage
+    /// is written to and never resolved, and `resolve` throws.
+    private func open(_ container: Content, _ what: String) {
+        if case .empty = content { content = container } else { content = .conflicting(what) }
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer { SingleValueContainer(encoder: self) }
@@ -323,11 +318,6 @@ final class UserInfoEncoding: Encoder {
     /// `box` for a member under `key` of this encoder's value.
     func box<T: Encodable>(_ value: T, key: some CodingKey) throws -> UserInfoValue {
         try box(value, at: path.appending(key))
-    }
-
-    /// An integer of any width; `key` names it under this encoder's path (nil: the value itself).
-    func boxInteger<T: BinaryInteger>(_ value: T, key: (any CodingKey)?) throws -> UserInfoValue {
-        try options.integerValue(value, key.map { path.keys(appending: $0) } ?? path.keys)
     }
 
     func key(_ key: some CodingKey) -> String { options.dictionaryKey(key) }
@@ -430,12 +420,17 @@ extension UserInfoEncoder {
         }
     }
 
-    /// An integer of any width; `path` names it in the error for one outside [-2⁶³, 2⁶⁴).
-    package func integerValue<T: BinaryInteger>(_ value: T, _ path: @autoclosure () -> [any CodingKey]) throws -> UserInfoValue {
-        guard let integer = PropertyListInteger(exactly: value) else {
-            throw EncodingError.invalidValue(value, .init(codingPath: path(), debugDescription: "\(value) is outside [-2^63, 2^64)"))
-        }
-        return .number(.integer(integer))
+    /// An integer of any width as a userInfo value; nil outside [-2⁶³, 2⁶⁴)
+    /// (the containers then throw ``integerError(_:of:at:)``).
+    @_spi(CodableCore) public func integerValue<T: BinaryInteger>(_ value: T) -> UserInfoValue? {
+        PropertyListInteger(exactly: value).map { .number(.integer($0)) }
+    }
+
+    /// The error for an integer outside [-2⁶³, 2⁶⁴) under `key` (nil: the
+    /// value itself) in `encoder`'s container.
+    @_spi(CodableCore) public func integerError<T: BinaryInteger>(_ value: T, of encoder: some CodingPathOwner, at key: (any CodingKey)?) -> EncodingError {
+        let path = key.map { encoder.path.keys(appending: $0) } ?? encoder.path.keys
+        return EncodingError.invalidValue(value, .init(codingPath: path, debugDescription: "\(value) is outside [-2^63, 2^64)"))
     }
 
     /// The dictionary key of a coding key, under the key strategy.
@@ -447,61 +442,19 @@ extension UserInfoEncoder {
     }
 }
 
-struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+/// A keyed container's sink: its values go into the container's storage
+/// (the methods themselves: CodableContainers.swift).
+struct KeyedContainer<Key: CodingKey>: UserInfoKeyedEncoding {
     let encoder: UserInfoEncoding
     let storage: KeyedStorage
-    var codingPath: [any CodingKey] { encoder.codingPath }
+    var options: UserInfoEncoder { encoder.options }
 
-    private func set(_ value: UserInfoValue, for key: Key) {
+    mutating func write(_ value: UserInfoValue, forKey key: Key) throws {
         storage.set(value, forKey: encoder.key(key))
     }
 
-    private func integer<T: BinaryInteger>(_ value: T, _ key: Key) throws {
-        set(try encoder.boxInteger(value, key: key), for: key)
-    }
-
-    mutating func encodeNil(forKey key: Key) throws { set(.null, for: key) }
-    mutating func encode(_ value: Bool, forKey key: Key) throws { set(.number(.bool(value)), for: key) }
-    mutating func encode(_ value: String, forKey key: Key) throws { set(.string(value), for: key) }
-    mutating func encode(_ value: Double, forKey key: Key) throws { set(.number(.real(value)), for: key) }
-    mutating func encode(_ value: Float, forKey key: Key) throws { set(.number(.real(Double(value))), for: key) }
-    mutating func encode(_ value: Int, forKey key: Key) throws { try integer(value, key) }
-    mutating func encode(_ value: Int8, forKey key: Key) throws { try integer(value, key) }
-    mutating func encode(_ value: Int16, forKey key: Key) throws { try integer(value, key) }
-    mutating func encode(_ value: Int32, forKey key: Key) throws { try integer(value, key) }
-    mutating func encode(_ value: Int64, forKey key: Key) throws { try integer(value, key) }
-    mutating func encode(_ value: UInt, forKey key: Key) throws { try integer(value, key) }
-    mutating func encode(_ value: UInt8, forKey key: Key) throws { try integer(value, key) }
-    mutating func encode(_ value: UInt16, forKey key: Key) throws { try integer(value, key) }
-    mutating func encode(_ value: UInt32, forKey key: Key) throws { try integer(value, key) }
-    mutating func encode(_ value: UInt64, forKey key: Key) throws { try integer(value, key) }
-    mutating func encode(_ value: Int128, forKey key: Key) throws { try integer(value, key) }
-    mutating func encode(_ value: UInt128, forKey key: Key) throws { try integer(value, key) }
-    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        set(try encoder.box(value, key: key), for: key)
-    }
-
-    /// Optionals: absent keys stay absent, or become NSNull under `.null`.
-    mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
-        if let value { try encode(value, forKey: key) } else if encoder.options.nilEncodingStrategy == .null { try encodeNil(forKey: key) }
-    }
-    mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws { try encodeIfPresentValue(value, key) }
-    mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws { try encodeIfPresentValue(value, key) }
-    mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws { try encodeIfPresentValue(value, key) }
-    mutating func encodeIfPresent(_ value: Float?, forKey key: Key) throws { try encodeIfPresentValue(value, key) }
-    mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws { try encodeIfPresentValue(value, key) }
-    mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) throws { try encodeIfPresentValue(value, key) }
-    mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) throws { try encodeIfPresentValue(value, key) }
-    mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) throws { try encodeIfPresentValue(value, key) }
-    mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws { try encodeIfPresentValue(value, key) }
-    mutating func encodeIfPresent(_ value: UInt?, forKey key: Key) throws { try encodeIfPresentValue(value, key) }
-    mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws { try encodeIfPresentValue(value, key) }
-    mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws { try encodeIfPresentValue(value, key) }
-    mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws { try encodeIfPresentValue(value, key) }
-    mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws { try encodeIfPresentValue(value, key) }
-
-    private mutating func encodeIfPresentValue<T: Encodable>(_ value: T?, _ key: Key) throws {
-        if let value { try encode(value, forKey: key) } else if encoder.options.nilEncodingStrategy == .null { try encodeNil(forKey: key) }
+    mutating func write<T: Encodable>(encodable value: T, forKey key: Key) throws {
+        storage.set(try encoder.box(value, key: key), forKey: encoder.key(key))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
@@ -517,51 +470,28 @@ struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         return UnkeyedContainer(encoder: UserInfoEncoding(options: encoder.options, path: encoder.path.appending(key)), storage: nested)
     }
 
-    /// The super encoder under the key "super", whether or not `Key` has such a case.
-    mutating func superEncoder() -> any Encoder { superEncoder(AnyCodingKey("super")) }
-
-    mutating func superEncoder(forKey key: Key) -> any Encoder { superEncoder(key) }
-
-    private func superEncoder(_ key: some CodingKey) -> any Encoder {
+    mutating func superEncoder(forAnyKey key: some CodingKey) -> any Encoder {
         let child = UserInfoEncoding(options: encoder.options, path: encoder.path.appending(key))
         storage.setPending(.encoder(child), forKey: encoder.key(key))
         return child
     }
 }
 
-struct UnkeyedContainer: UnkeyedEncodingContainer {
+/// An unkeyed container's sink: its elements go into the container's storage.
+struct UnkeyedContainer: UnkeyedEncodingContainer, UserInfoValueEncoding {
     let encoder: UserInfoEncoding
     let storage: UnkeyedStorage
     var codingPath: [any CodingKey] { encoder.codingPath }
     var count: Int { storage.elements.count }
+    var options: UserInfoEncoder { encoder.options }
+    var nextIndex: Int? { count }
 
     private var nextKey: AnyCodingKey { AnyCodingKey(count) }
 
-    private func append(_ value: UserInfoValue) { storage.elements.append(value) }
+    mutating func write(_ value: UserInfoValue) throws { storage.elements.append(value) }
 
-    private func integer<T: BinaryInteger>(_ value: T) throws {
-        append(try encoder.boxInteger(value, key: nextKey))
-    }
-
-    mutating func encodeNil() throws { append(.null) }
-    mutating func encode(_ value: Bool) throws { append(.number(.bool(value))) }
-    mutating func encode(_ value: String) throws { append(.string(value)) }
-    mutating func encode(_ value: Double) throws { append(.number(.real(value))) }
-    mutating func encode(_ value: Float) throws { append(.number(.real(Double(value)))) }
-    mutating func encode(_ value: Int) throws { try integer(value) }
-    mutating func encode(_ value: Int8) throws { try integer(value) }
-    mutating func encode(_ value: Int16) throws { try integer(value) }
-    mutating func encode(_ value: Int32) throws { try integer(value) }
-    mutating func encode(_ value: Int64) throws { try integer(value) }
-    mutating func encode(_ value: UInt) throws { try integer(value) }
-    mutating func encode(_ value: UInt8) throws { try integer(value) }
-    mutating func encode(_ value: UInt16) throws { try integer(value) }
-    mutating func encode(_ value: UInt32) throws { try integer(value) }
-    mutating func encode(_ value: UInt64) throws { try integer(value) }
-    mutating func encode(_ value: Int128) throws { try integer(value) }
-    mutating func encode(_ value: UInt128) throws { try integer(value) }
-    mutating func encode<T: Encodable>(_ value: T) throws {
-        append(try encoder.box(value, key: nextKey))
+    mutating func write<T: Encodable>(encodable value: T) throws {
+        storage.elements.append(try encoder.box(value, key: nextKey))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
@@ -585,36 +515,23 @@ struct UnkeyedContainer: UnkeyedEncodingContainer {
     }
 }
 
-struct SingleValueContainer: SingleValueEncodingContainer {
+/// A single-value container's sink: the encoder's one value.
+struct SingleValueContainer: SingleValueEncodingContainer, UserInfoValueEncoding {
     let encoder: UserInfoEncoding
     var codingPath: [any CodingKey] { encoder.codingPath }
+    var options: UserInfoEncoder { encoder.options }
+    var nextIndex: Int? { nil }
 
-    private func set(_ value: UserInfoValue) { encoder.setSingleValue(value) }
-    private func integer<T: BinaryInteger>(_ value: T) throws { set(try encoder.boxInteger(value, key: nil)) }
+    mutating func write(_ value: UserInfoValue) throws { encoder.setSingleValue(value) }
 
-    mutating func encodeNil() throws { set(.null) }
-    mutating func encode(_ value: Bool) throws { set(.number(.bool(value))) }
-    mutating func encode(_ value: String) throws { set(.string(value)) }
-    mutating func encode(_ value: Double) throws { set(.number(.real(value))) }
-    mutating func encode(_ value: Float) throws { set(.number(.real(Double(value)))) }
-    mutating func encode(_ value: Int) throws { try integer(value) }
-    mutating func encode(_ value: Int8) throws { try integer(value) }
-    mutating func encode(_ value: Int16) throws { try integer(value) }
-    mutating func encode(_ value: Int32) throws { try integer(value) }
-    mutating func encode(_ value: Int64) throws { try integer(value) }
-    mutating func encode(_ value: UInt) throws { try integer(value) }
-    mutating func encode(_ value: UInt8) throws { try integer(value) }
-    mutating func encode(_ value: UInt16) throws { try integer(value) }
-    mutating func encode(_ value: UInt32) throws { try integer(value) }
-    mutating func encode(_ value: UInt64) throws { try integer(value) }
-    mutating func encode(_ value: Int128) throws { try integer(value) }
-    mutating func encode(_ value: UInt128) throws { try integer(value) }
-    mutating func encode<T: Encodable>(_ value: T) throws { set(try encoder.box(value, at: encoder.path)) }
+    mutating func write<T: Encodable>(encodable value: T) throws {
+        encoder.setSingleValue(try encoder.box(value, at: encoder.path))
+    }
 }
 
 /// `camelCase` → `snake_case`, as JSONEncoder converts.
-package enum SnakeCase {
-    package static func convert(_ key: String) -> String {
+@_spi(CodableCore) public enum SnakeCase {
+    @_spi(CodableCore) public static func convert(_ key: String) -> String {
         guard !key.isEmpty else { return key }
         var words: [Substring] = []
         var wordStart = key.startIndex
@@ -636,7 +553,7 @@ package enum SnakeCase {
     }
 
     /// `snake_case` → `camelCase`, as JSONDecoder converts.
-    package static func camel(_ key: String) -> String {
+    @_spi(CodableCore) public static func camel(_ key: String) -> String {
         let parts = key.split(separator: "_", omittingEmptySubsequences: false)
         guard parts.count > 1, let first = parts.first else { return key }
         return String(first) + parts.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()

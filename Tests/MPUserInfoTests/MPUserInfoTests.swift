@@ -209,6 +209,29 @@ struct MPUserInfoTests {
         }
     }
 
+    @Test("oneGrammar: the first error in the input, whichever check finds it (a repeated key before a later refusal), from the reader and the decoder alike")
+    func oneGrammar() throws {
+        let large: [UInt8] = [0xDE, 0x00, 0x11, 0xA1, 0x61, 0x01, 0xA1, 0x61, 0x02]
+            + (0..<15).flatMap { [0xA2, 0x62, 0x61 + UInt8($0), 0x03] } .dropLast() + [0xC1]
+        let cases: [(bytes: [UInt8], code: ErrorCode, offset: Int, path: PropertyListKeyPath)] = [
+            // {"a": 1, "a": 2, "b": C1}: the repeated key comes first.
+            (mp([0x83, 0xA1, 0x61, 0x01, 0xA1, 0x61, 0x02, 0xA1, 0x62, 0xC1]), .duplicateKey, 4, PropertyListKeyPath([.key("a")])),
+            // {"b": C1, "a": 1, "a": 2}: the marker comes first.
+            (mp([0x83, 0xA1, 0x62, 0xC1, 0xA1, 0x61, 0x01, 0xA1, 0x61, 0x02]), .unknownMarker, 7, PropertyListKeyPath([.key("b")])),
+            // The same in a map of 17 entries (past the maps compared by scan).
+            (mp(large), .duplicateKey, 4, PropertyListKeyPath([.key("a")])),
+            // {"s": set [{"x": 1, "x": 2}], "t": C1}: a set member's repeated key first.
+            (mp([0x82, 0xA1, 0x73, 0xC7, 0x02, 0x00, 0x91, 0x82, 0xA1, 0x78, 0x01, 0xA1, 0x78, 0x02, 0xA1, 0x74, 0xC1]),
+             .duplicateKey, 11, PropertyListKeyPath([.key("s"), .index(0), .key("x")])),
+        ]
+        for (bytes, code, offset, path) in cases {
+            let error = try #require(mpError(bytes), "\(bytes)")
+            #expect(error.code == code && error.location == .byteOffset(offset) && error.keyPath == path, "\(error)")
+            let decoded = try #require(throws: UserInfoError.self) { try MPUserInfoDecoder().decode([String: Int].self, from: bytes) }
+            #expect("\(decoded)" == "\(error)")
+        }
+    }
+
     @Test("limits: invalidLimits, inputTooLarge, depth, collections, strings, data, objects, expansion")
     func limits() {
         #expect(mpError(mp([0x80]), limits: PropertyListLimits(maxDepth: 513))?.code == .invalidLimits)
