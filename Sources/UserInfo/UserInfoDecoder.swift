@@ -66,26 +66,18 @@ package final class DecodingContext {
 extension DecodingContext: UserInfoDecodingSource {
     package func isNull(_ member: UserInfoValue) -> Bool { member.isNull }
 
-    package func bool(_ member: UserInfoValue, in path: CodingPathNode, at key: some CodingKey) throws -> Bool {
-        try UserInfoDecoding.bool(member, path.appending(key))
-    }
+    // A member under `key` of the container at `path`, by the tree decoder's own reads.
+    @inline(__always) package func bool(_ member: UserInfoValue, in path: CodingPathNode, at key: some CodingKey) throws -> Bool { try UserInfoDecoding.bool(member, path.appending(key)) }
+    @inline(__always) package func string(_ member: UserInfoValue, in path: CodingPathNode, at key: some CodingKey) throws -> String { try UserInfoDecoding.string(member, path.appending(key)) }
+    @inline(__always) package func double(_ member: UserInfoValue, in path: CodingPathNode, at key: some CodingKey) throws -> Double { try UserInfoDecoding.double(member, path.appending(key)) }
+    @inline(__always) package func float(_ member: UserInfoValue, in path: CodingPathNode, at key: some CodingKey) throws -> Float { try UserInfoDecoding.float(member, path.appending(key)) }
 
-    package func string(_ member: UserInfoValue, in path: CodingPathNode, at key: some CodingKey) throws -> String {
-        try UserInfoDecoding.string(member, path.appending(key))
-    }
-
-    package func double(_ member: UserInfoValue, in path: CodingPathNode, at key: some CodingKey) throws -> Double {
-        try UserInfoDecoding.double(member, path.appending(key))
-    }
-
-    package func float(_ member: UserInfoValue, in path: CodingPathNode, at key: some CodingKey) throws -> Float {
-        try UserInfoDecoding.float(member, path.appending(key))
-    }
-
+    @inline(__always)
     package func integer<T: FixedWidthInteger>(_ type: T.Type, _ member: UserInfoValue, in path: CodingPathNode, at key: some CodingKey) throws -> T {
         try UserInfoDecoding.integer(type, member, path.appending(key))
     }
 
+    @inline(__always)
     package func unbox<T: Decodable>(_ member: UserInfoValue, as type: T.Type, in path: CodingPathNode, at key: some CodingKey) throws -> T {
         try UserInfoDecoding.unbox(member, as: type, at: path.appending(key), in: self)
     }

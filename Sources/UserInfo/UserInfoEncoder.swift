@@ -422,6 +422,7 @@ extension UserInfoEncoder {
 
     /// An integer of any width as a userInfo value; nil outside [-2⁶³, 2⁶⁴)
     /// (the containers then throw ``integerError(_:of:at:)``).
+    @inlinable
     @_spi(CodableCore) public func integerValue<T: BinaryInteger>(_ value: T) -> UserInfoValue? {
         PropertyListInteger(exactly: value).map { .number(.integer($0)) }
     }
