@@ -24,6 +24,7 @@ extension BytesReader {
     /// - Parameter data: The whole document.
     /// - Returns: Its value.
     /// - Throws: `Failure`, naming the rule the document breaks.
+    @inlinable
     public func read(_ data: Data) throws(Failure) -> Value {
         try read(data.bytes)
     }
@@ -33,6 +34,7 @@ extension BytesReader {
     /// - Parameter bytes: The whole document.
     /// - Returns: Its value.
     /// - Throws: `Failure`, naming the rule the document breaks.
+    @inlinable
     public func read(_ bytes: [UInt8]) throws(Failure) -> Value {
         try read(bytes.span.bytes)
     }
