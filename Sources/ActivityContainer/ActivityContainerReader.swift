@@ -1,5 +1,5 @@
 public import FoundationEssentials
-@_spi(ByteKit) import PropertyList
+@_spi(ByteKit) public import PropertyList
 
 /// Reads an activity container strictly (Specs/activity-container.md):
 /// the header, the field words and their tag bits, every length inside the
@@ -15,7 +15,7 @@ public import FoundationEssentials
 /// ```swift
 /// let container = try ActivityContainerReader().read(bytes)
 /// ```
-public struct ActivityContainerReader: Sendable {
+public struct ActivityContainerReader: BytesReader, Sendable {
     /// The largest packet accepted, compressed or inflated. Default 1 MiB.
     /// Errors: ``ErrorCode/inputTooLarge``, ``ErrorCode/inflatedTooLarge``.
     public var maxBytes: Int
@@ -37,14 +37,8 @@ public struct ActivityContainerReader: Sendable {
             || header == ActivityContainerLayout.errorHeader
     }
 
-    /// Reads a container.
-    ///
-    /// - Throws: ``ActivityContainerError``, with the codes of Specs/activity-container.md.
-    public func read(_ data: Data) throws(ActivityContainerError) -> ActivityContainer {
-        try inspect(data.bytes).container
-    }
-
-    /// Reads a container from a span of its bytes (read in place).
+    /// Reads a container from a span of its bytes (read in place; `Data`
+    /// and arrays: ``BytesReader``).
     ///
     /// - Throws: ``ActivityContainerError``, with the codes of Specs/activity-container.md.
     public func read(_ bytes: RawSpan) throws(ActivityContainerError) -> ActivityContainer {

@@ -1,4 +1,4 @@
-public import FoundationEssentials
+import FoundationEssentials
 @_spi(ByteKit) public import PropertyList
 
 /// Reads OpenStep ("old-style ASCII") property lists and `.strings` files
@@ -11,21 +11,15 @@ public import FoundationEssentials
 /// ```swift
 /// let project = try OpenStepReader().read(Data(contentsOf: pbxproj))
 /// ```
-public struct OpenStepReader: Sendable {
+public struct OpenStepReader: BytesReader, Sendable {
     /// Bounds on the input and the value.
     public var limits: PropertyListLimits
 
     /// Creates a reader.
     public init(limits: PropertyListLimits = .default) { self.limits = limits }
 
-    /// Reads one OpenStep property list or `.strings` file.
-    ///
-    /// - Throws: ``PropertyListError`` with the codes of Specs/openstep.md.
-    public func read(_ data: Data) throws(PropertyListError) -> PropertyListValue {
-        try readText(data.bytes).value
-    }
-
-    /// Reads one OpenStep property list or `.strings` file from a span of its bytes.
+    /// Reads one OpenStep property list or `.strings` file from a span of its
+    /// bytes (`Data` and arrays: ``BytesReader``).
     ///
     /// - Throws: ``PropertyListError`` with the codes of Specs/openstep.md.
     public func read(_ bytes: RawSpan) throws(PropertyListError) -> PropertyListValue {

@@ -1,4 +1,4 @@
-public import FoundationEssentials
+import FoundationEssentials
 @_spi(ByteKit) public import PropertyList
 #if canImport(Glibc)
 import Glibc
@@ -20,24 +20,15 @@ import Darwin
 /// ```swift
 /// let value = try XMLPropertyListReader().read(data)
 /// ```
-public struct XMLPropertyListReader: Sendable {
+public struct XMLPropertyListReader: BytesReader, Sendable {
     /// The bounds this reader enforces (the same as the binary reader's).
     public var limits: PropertyListLimits
 
     public init(limits: PropertyListLimits = .default) { self.limits = limits }
 
-    /// Decodes an XML property list.
-    public func read(_ data: Data) throws(PropertyListError) -> PropertyListValue {
-        try read(data.bytes)
-    }
-
-    /// Decodes an XML property list from bytes.
-    public func read(_ bytes: [UInt8]) throws(PropertyListError) -> PropertyListValue {
-        try read(bytes.span.bytes)
-    }
-
     /// Decodes an XML property list from a span of its bytes (read in place:
-    /// only a UTF-16 document is copied, into its UTF-8).
+    /// only a UTF-16 document is copied, into its UTF-8; `Data` and arrays:
+    /// ``BytesReader``).
     public func read(_ bytes: RawSpan) throws(PropertyListError) -> PropertyListValue {
         try limits.validate()
         // inputTooLarge

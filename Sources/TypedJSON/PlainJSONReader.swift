@@ -1,4 +1,4 @@
-public import FoundationEssentials
+import FoundationEssentials
 public import PropertyList
 
 /// Reads plain JSON (as `plutil -convert json` writes it, and as `plutil
@@ -7,26 +7,20 @@ public import PropertyList
 /// number without fraction or exponent an integer (within [-2⁶³, 2⁶⁴)), any
 /// other number a real. The text is strict JSON (the typed-JSON parser: no
 /// duplicate keys, one value). See `Specs/plain-json.md`, "Reading".
-public struct PlainJSONReader: Sendable {
+public struct PlainJSONReader: BytesReader, Sendable {
     /// Bounds on the input and the value.
     public var limits: PropertyListLimits
 
     /// Creates a reader.
     public init(limits: PropertyListLimits = .default) { self.limits = limits }
 
-    /// Reads one JSON value.
+    /// Reads one JSON value from a span of its bytes (read in place; `Data`
+    /// and arrays: ``BytesReader``).
     ///
     /// - Throws: ``PropertyListError``: ``ErrorCode/invalidJSON`` (with line and
     ///   column), ``ErrorCode/duplicateKey``, ``ErrorCode/unrepresentableValue``
     ///   for `null` (no property list holds it), ``ErrorCode/integerOutOfRange``,
     ///   ``ErrorCode/inputTooLarge``, ``ErrorCode/depthLimitExceeded``.
-    public func read(_ data: Data) throws(PropertyListError) -> PropertyListValue {
-        try read(data.bytes)
-    }
-
-    /// Reads one JSON value from a span of its bytes (read in place).
-    ///
-    /// - Throws: ``PropertyListError``, as the `Data` overload does.
     public func read(_ bytes: RawSpan) throws(PropertyListError) -> PropertyListValue {
         do { try limits.validate() } catch { throw error }
         // inputTooLarge

@@ -1,4 +1,4 @@
-public import FoundationEssentials
+import FoundationEssentials
 
 /// Reads binary property lists (`bplist00`) strictly.
 ///
@@ -13,7 +13,7 @@ public import FoundationEssentials
 /// ```
 ///
 /// See `Specs/binary-plist.md` for the format and every rule.
-public struct BinaryPropertyListReader: Sendable {
+public struct BinaryPropertyListReader: BytesReader, Sendable {
     /// The bounds this reader enforces.
     public var limits: PropertyListLimits
 
@@ -22,21 +22,12 @@ public struct BinaryPropertyListReader: Sendable {
         self.limits = limits
     }
 
-    /// Decodes a binary property list.
+    /// Decodes a binary property list from a span of its bytes (`Data` and
+    /// arrays: ``BytesReader``).
     ///
-    /// - Parameter data: The whole file, starting with `bplist00`.
+    /// - Parameter bytes: The whole file, starting with `bplist00`.
     /// - Returns: The top object's value.
     /// - Throws: ``PropertyListError`` with the broken rule's code.
-    public func read(_ data: Data) throws(PropertyListError) -> PropertyListValue {
-        try read(data.bytes)
-    }
-
-    /// Decodes a binary property list from bytes.
-    public func read(_ bytes: [UInt8]) throws(PropertyListError) -> PropertyListValue {
-        try read(bytes.span.bytes)
-    }
-
-    /// Decodes a binary property list from a span of its bytes.
     public func read(_ bytes: RawSpan) throws(PropertyListError) -> PropertyListValue {
         try limits.validate()
         var decoder = try BinaryPropertyListDecoder(bytes, limits: limits)
