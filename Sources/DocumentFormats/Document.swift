@@ -47,11 +47,11 @@ public enum Document {
         case .xml: return try XMLPropertyListReader(limits: limits).read(bytes)
         case .json: return try readJSON(bytes, limits: limits)
         case .typedJSON:
-            do throws(UserInfoError) { return try TypedJSONReader(limits: limits).readPropertyList(Data(bytes)) } catch {
+            do throws(UserInfoError) { return try TypedJSONReader(limits: limits).readPropertyList(bytes.span.bytes) } catch {
                 // The same code, reason, place and key path (the typed-JSON reader reports in userInfo terms).
                 throw error.underlying ?? PropertyListError(error.code, error.reason, at: error.location, keyPath: error.keyPath)
             }
-        case .openStep, .strings, .xcodeProject: return try OpenStepReader(limits: limits).read(Data(bytes))
+        case .openStep, .strings, .xcodeProject: return try OpenStepReader(limits: limits).read(bytes)
         case .mpUserInfo, .activityContainer: throw notPropertyList(format)
         }
     }

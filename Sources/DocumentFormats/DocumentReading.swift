@@ -85,15 +85,15 @@ extension Document {
     static func readJSON(_ bytes: [UInt8], limits: PropertyListLimits) throws(PropertyListError) -> PropertyListValue {
         let (encoding, markLength) = TextEncoding.detect(bytes)
         switch encoding {
-        case .utf8: return try PlainJSONReader(limits: limits).read(Data(bytes))
-        case .utf8WithByteOrderMark: return try PlainJSONReader(limits: limits).read(Data(bytes[markLength...]))
+        case .utf8: return try PlainJSONReader(limits: limits).read(bytes)
+        case .utf8WithByteOrderMark: return try PlainJSONReader(limits: limits).read(bytes.span.bytes.extracting(markLength...))
         case .utf16LittleEndian, .utf16BigEndian:
             // The OpenStep reader's decoder is the one UTF-16 decoder (strict: pairs, even length).
             guard bytes.count <= limits.maxInputBytes else {
                 throw PropertyListError(.inputTooLarge, "the input is \(bytes.count) bytes, over maxInputBytes \(limits.maxInputBytes)")
             }
             let text = try TextEncoding.decode(bytes)
-            return try PlainJSONReader(limits: limits).read(Data(text.utf8))
+            return try PlainJSONReader(limits: limits).read(text.utf8.span.bytes)
         }
     }
 

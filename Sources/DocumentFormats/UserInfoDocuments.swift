@@ -19,7 +19,7 @@ extension Document {
     ///
     /// - Throws: ``UserInfoError``.
     public static func userInfo(typedJSON bytes: [UInt8], limits: PropertyListLimits = .default) throws(UserInfoError) -> UserInfoValue {
-        try TypedJSONReader(limits: limits).readUserInfo(Data(bytes))
+        try TypedJSONReader(limits: limits).readUserInfo(bytes.span.bytes)
     }
 
     /// A property-list value read from typed JSON (which is never guessed:
@@ -27,7 +27,7 @@ extension Document {
     ///
     /// - Throws: ``UserInfoError``.
     public static func propertyList(typedJSON bytes: [UInt8], limits: PropertyListLimits = .default) throws(UserInfoError) -> PropertyListValue {
-        try TypedJSONReader(limits: limits).readPropertyList(Data(bytes))
+        try TypedJSONReader(limits: limits).readPropertyList(bytes.span.bytes)
     }
 
     /// A property-list value from a JSON text given on a command line (plain
@@ -35,7 +35,7 @@ extension Document {
     ///
     /// - Throws: ``PropertyListError``.
     public static func propertyList(json text: String) throws(PropertyListError) -> PropertyListValue {
-        try PlainJSONReader().read(Data(text.utf8))
+        try PlainJSONReader().read(text.utf8.span.bytes)
     }
 
     /// The keyed archive of a userInfo value (NSKeyedArchiver's form), as a property list.
