@@ -160,12 +160,13 @@ struct PlistGrammar: ~Copyable {
             // plistValueCount: exactly one value.
             guard !hasValue else { throw PropertyListError(.plistValueCount, "<plist> holds more than one value") }
         case .dictionary:
-            let pendingKey = frames[top].dictionary.pendingKey
+            // pendingSlot is set with pendingKey: testing it copies no string.
+            let keyPending = frames[top].dictionary.pendingSlot != nil
             if element == .scalar(.key) {
-                if let pendingKey {
-                    throw PropertyListError(.missingValue, "key \"\(pendingKey)\" has no value before the next <key>")
+                if keyPending {
+                    throw PropertyListError(.missingValue, "key \"\(frames[top].dictionary.pendingKey ?? "")\" has no value before the next <key>")
                 }
-            } else if pendingKey == nil, element.isValue {
+            } else if !keyPending, element.isValue {
                 throw PropertyListError(.misplacedElement, "<\(shown())> in a dictionary without a <key> before it")
             }
         case .array:
@@ -318,11 +319,12 @@ struct PlistGrammar: ~Copyable {
         // A dictionary whose first two keys are not its sibling's stops looking
         // (settings-like documents, whose keys never repeat, pay two compares).
         if position < 2 || frames[top].dictionary.templateCursor > 0 {
-            let template = frames[top - 1].childTemplate
+            // Read in place in the parent's frame (a copy of the template would retain its arrays).
             let cursor = frames[top].dictionary.templateCursor
-            for candidate in cursor..<min(cursor + 2, template.keys.count) where Self.same(text.span, template.keys[candidate]) {
-                reused = template.keys[candidate]
-                if candidate < template.hashes.count { knownHash = template.hashes[candidate] }
+            for candidate in cursor..<min(cursor + 2, frames[top - 1].childTemplate.keys.count)
+            where Self.same(text.span, frames[top - 1].childTemplate.keys[candidate]) {
+                reused = frames[top - 1].childTemplate.keys[candidate]
+                if candidate < frames[top - 1].childTemplate.hashes.count { knownHash = frames[top - 1].childTemplate.hashes[candidate] }
                 matched = candidate
                 break
             }
@@ -390,14 +392,13 @@ struct PlistGrammar: ~Copyable {
             }
             frames[top].members.append(value)
         case .dictionary:
-            guard let key = frames[top].dictionary.pendingKey, let slot = frames[top].dictionary.pendingSlot else {
-                preconditionFailure("values in dictionaries follow keys")
-            }
             guard frames[top].dictionary.entries.count < limits.maxCollectionCount else {
                 throw PropertyListError(.collectionLimitExceeded, "a dictionary of more than \(limits.maxCollectionCount) members")
             }
-            frames[top].dictionary.pendingKey = nil
-            frames[top].dictionary.pendingSlot = nil
+            // The key moves from the frame into the entries (no copy of the string).
+            guard let key = frames[top].dictionary.pendingKey.take(), let slot = frames[top].dictionary.pendingSlot.take() else {
+                preconditionFailure("values in dictionaries follow keys")
+            }
             frames[top].dictionary.entries.append(value, forNewKey: key, at: slot)
         case .document:
             preconditionFailure("values are delivered to containers")
