@@ -1,11 +1,17 @@
 // Every libxml2 call of ActivityCodec (Specs/xml-plist.md, "libxml2"): a SAX
 // parser pulling the document from memory, whose events are forwarded to the
 // reader's callbacks. Only this file includes libxml2's headers.
+// strtod_l and newlocale (POSIX 2008 locales; glibc declares strtod_l for _GNU_SOURCE).
+#define _GNU_SOURCE
 #include "CLibXML2Bridge.h"
 
 #include <libxml/parser.h>
 #include <libxml/parserInternals.h>
 #include <libxml/xmlerror.h>
+#include <locale.h>
+#ifdef __APPLE__
+#include <xlocale.h>
+#endif
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -216,4 +222,23 @@ void activitycodec_xml_parser_free(activitycodec_xml_parser *parser) {
 
 int activitycodec_format_g17(char *buffer, size_t size, double value) {
     return snprintf(buffer, size, "%.17g", value);
+}
+
+// The C locale, made once: strtod_l reads "." as the decimal point whatever
+// locale the process has chosen.
+static pthread_once_t activitycodec_c_locale_made = PTHREAD_ONCE_INIT;
+static locale_t activitycodec_c_locale;
+
+static void activitycodec_make_c_locale(void) { activitycodec_c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0); }
+
+int activitycodec_parse_double(const char *text, size_t length, double *value) {
+    char buffer[64];
+    if (length == 0 || length >= sizeof buffer) return 0;
+    pthread_once(&activitycodec_c_locale_made, activitycodec_make_c_locale);
+    if (activitycodec_c_locale == (locale_t)0) return 0;
+    memcpy(buffer, text, length);
+    buffer[length] = 0;
+    char *end = NULL;
+    *value = strtod_l(buffer, &end, activitycodec_c_locale);
+    return end == buffer + length;
 }

@@ -118,32 +118,11 @@ enum ScalarText {
     /// in any letter case, `nan` (unsigned) or `inf`, `infinity` with an
     /// optional sign: CoreFoundation's spellings (invalidReal).
     static func real(_ text: Span<UInt8>) -> Double? {
+        let count = text.count
         var i = 0
-        func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
-        // The digits, as an integer while at most 19 of them are significant.
-        var mantissa: UInt64 = 0
-        var significant = 0
-        func digits(fraction: Bool) -> Int {
-            let start = i
-            while i < text.count, isDigit(text[i]) {
-                if mantissa != 0 || text[i] != UInt8(ascii: "0") {
-                    significant += 1
-                    if significant <= 19 { mantissa = mantissa &* 10 &+ UInt64(text[i] &- UInt8(ascii: "0")) }
-                }
-                if fraction && significant <= 19 { scale -= 1 }
-                i += 1
-            }
-            return i - start
-        }
-        func skip(_ a: UInt8, or b: UInt8 = 0) -> Bool {
-            guard i < text.count, text[i] == a || (b != 0 && text[i] == b) else { return false }
-            i += 1
-            return true
-        }
-        var scale = 0
-        let negative = i < text.count && text[i] == UInt8(ascii: "-")
-        _ = skip(UInt8(ascii: "+"), or: UInt8(ascii: "-"))
-        if i < text.count, !isDigit(text[i]), text[i] != UInt8(ascii: ".") {
+        let negative = count > 0 && text[0] == UInt8(ascii: "-")
+        if count > 0, text[0] == UInt8(ascii: "-") || text[0] == UInt8(ascii: "+") { i = 1 }
+        if i < count, text[i] &- UInt8(ascii: "0") > 9, text[i] != UInt8(ascii: ".") {
             switch text.bytes.decodedString.lowercased() {
             case "nan": return .nan
             case "inf", "+inf", "infinity", "+infinity": return .infinity
@@ -151,18 +130,59 @@ enum ScalarText {
             default: return nil
             }
         }
-        let whole = digits(fraction: false)
-        if significant > 19 { scale += significant - 19 }
+        // The digits, as an integer while at most 19 of them are significant
+        // (leading zeros are not); `scale` is the power of ten it is to be
+        // multiplied by.
+        var mantissa: UInt64 = 0
+        var significant = 0
+        var scale = 0
+        let wholeStart = i
+        // Leading zeros are not significant.
+        while i < count, text[i] == UInt8(ascii: "0") { i &+= 1 }
+        let significantStart = i
+        while i < count {
+            let digit = text[i] &- UInt8(ascii: "0")
+            guard digit <= 9 else { break }
+            if i &- significantStart < 19 { mantissa = mantissa &* 10 &+ UInt64(digit) }
+            i &+= 1
+        }
+        significant = i &- significantStart
+        let whole = i &- wholeStart
+        // Whole digits past the 19th count by their place only.
+        if significant > 19 { scale = significant &- 19 }
         var fraction = 0
-        if skip(UInt8(ascii: ".")) { fraction = digits(fraction: true) }
+        if i < count, text[i] == UInt8(ascii: ".") {
+            i &+= 1
+            let fractionStart = i
+            if significant == 0 {
+                // Zeros before the first significant digit: places only.
+                while i < count, text[i] == UInt8(ascii: "0") { i &+= 1; scale &-= 1 }
+            }
+            while i < count {
+                let digit = text[i] &- UInt8(ascii: "0")
+                guard digit <= 9 else { break }
+                if significant < 19 {
+                    mantissa = mantissa &* 10 &+ UInt64(digit)
+                    scale &-= 1
+                }
+                significant &+= 1
+                i &+= 1
+            }
+            fraction = i &- fractionStart
+        }
         guard whole > 0 || fraction > 0 else { return nil }
+        func skip(_ a: UInt8, or b: UInt8) -> Bool {
+            guard i < count, text[i] == a || text[i] == b else { return false }
+            i += 1
+            return true
+        }
         var exponentIsSmall = true
         if skip(UInt8(ascii: "e"), or: UInt8(ascii: "E")) {
             let exponentNegative = i < text.count && text[i] == UInt8(ascii: "-")
             _ = skip(UInt8(ascii: "+"), or: UInt8(ascii: "-"))
             let start = i
             var exponent = 0
-            while i < text.count, isDigit(text[i]) {
+            while i < count, text[i] &- UInt8(ascii: "0") <= 9 {
                 if exponent < 10_000 { exponent = exponent * 10 + Int(text[i] &- UInt8(ascii: "0")) } else { exponentIsSmall = false }
                 i += 1
             }
@@ -178,7 +198,9 @@ enum ScalarText {
             value = scale < 0 ? value / exactPowersOfTen[-scale] : value * exactPowersOfTen[scale]
             return negative ? -value : value
         }
-        guard i == text.count, let value = Double(text.bytes.decodedString), value.isFinite else { return nil }
+        // The text is a decimal number by the grammar above; one of 64 bytes or
+        // more (digits no double needs) goes through a String.
+        guard let value = text.count < 64 ? CFormat.parseDouble(text) : Double(text.bytes.decodedString), value.isFinite else { return nil }
         return value
     }
 }

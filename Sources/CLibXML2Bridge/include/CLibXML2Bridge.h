@@ -74,4 +74,9 @@ void activitycodec_xml_parser_free(activitycodec_xml_parser *parser);
 /// without boxing the argument as a CVarArg.
 int activitycodec_format_g17(char *buffer, size_t size, double value);
 
+/// C's strtod in the C locale over `length` bytes at `text` (not
+/// NUL-terminated, fewer than 64): non-zero when all of them were read,
+/// with the number in `value` (infinite when out of range).
+int activitycodec_parse_double(const char *text, size_t length, double *value);
+
 #endif

@@ -1,10 +1,21 @@
 @_spi(ByteKit) internal import PropertyList
 internal import CLibXML2Bridge
 
-/// The C library's `printf("%.17g")`, through the bridge: the reference
-/// spelling of reals outside ``RealText``'s fast path (exponent notation,
-/// subnormals).
+/// The C library's `printf("%.17g")` and `strtod`, through the bridge: the
+/// reference spelling of reals outside ``RealText``'s fast path (exponent
+/// notation, subnormals), and the reference reading of decimal texts outside
+/// ``ScalarText/real(_:)``'s.
 enum CFormat {
+    /// `strtod` in the C locale of all of `text` (a decimal number, checked by
+    /// the caller, of fewer than 64 bytes); nil if it did not read all of it.
+    static func parseDouble(_ text: Span<UInt8>) -> Double? {
+        var value = 0.0
+        let read = unsafe text.withUnsafeBufferPointer { buffer in
+            activitycodec_parse_double(UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self), buffer.count, &value)
+        }
+        return read != 0 ? value : nil
+    }
+
     /// Appends `%.17g` of `real`.
     static func appendG17(_ real: Double, to out: inout ByteSink) {
         // "%.17g" needs at most 24 bytes ("-1.2345678901234567e-308" and a NUL).
