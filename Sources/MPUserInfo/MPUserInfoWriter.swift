@@ -66,6 +66,7 @@ struct MPEncoder: ~Copyable {
 
     /// An array at `depth`: its header, then each element, at its index in
     /// the key path (an array's elements, a set's canonical members).
+    @inline(__always)
     private mutating func array(_ elements: [UserInfoValue], depth: Int) throws(UserInfoError) {
         try header(count: elements.count, fix: 0x90, sixteen: 0xDC, thirtyTwo: 0xDD)
         for (position, element) in elements.enumerated() {
