@@ -24,12 +24,7 @@ public struct ActivityContainerError: CodecError {
     public var underlyingError: (any CodecError)? { nil }
 
     /// `reason (at offset N, field F)`, leaving out what is unknown.
-    public var description: String {
-        var places: [String] = []
-        if location != .unknown { places.append("at \(location)") }
-        if !keyPath.isRoot { places.append("field \(keyPath)") }
-        return Self.describe(reason, places: places)
-    }
+    public var description: String { described(keyPathLabel: "field") }
 }
 
 // Error codes of the activity container. Each is a rule in

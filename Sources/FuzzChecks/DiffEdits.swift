@@ -31,12 +31,7 @@ extension DiffRun {
 
     /// A part of `root` at the end of a random walk (possibly `root` itself).
     static func randomPart(of root: Value, _ random: inout SplitMix) -> Value {
-        var node = root
-        for _ in 0..<16 {
-            guard random.next(3) != 0, case let (_, member)? = randomMember(of: node, &random) else { break }
-            node = member
-        }
-        return node
+        random.randomPart(of: root, member: randomMember)
     }
 
     /// A new member: another part of A (shared with it), or an edge scalar.
@@ -191,26 +186,11 @@ extension DiffRun {
             }
         }
         if let members = value.arrayMembers {
-            var patched = members
-            var removed = Set<Int>()
-            var added: [(Int, Value)] = []
-            for (component, items) in groups {
+            guard case let (removed, replaced, added)? = patchMembers(groups, key: { (component: Component) -> Int? in
                 guard case .index(let index) = component, index >= 0 else { return nil }
-                let member = index < members.count ? members[index] : nil
-                if let kind = containerLevel(items, member: member) {
-                    if kind == .removed {
-                        guard member != nil else { return nil }
-                        removed.insert(index)
-                    } else {
-                        guard member == nil, let new = items[0].difference.new.flatMap(Value.init(compared:)) else { return nil }
-                        added.append((index, new))
-                    }
-                    continue
-                }
-                guard let member, let changed = patch(member, items) else { return nil }
-                patched[index] = changed
-            }
-            patched = patched.indices.filter { !removed.contains($0) }.map { patched[$0] }
+                return index
+            }, member: { index in index < members.count ? members[index] : nil }) else { return nil }
+            var patched = members.indices.filter { !removed.contains($0) }.map { replaced[$0] ?? members[$0] }
             for (index, new) in added.sorted(by: { $0.0 < $1.0 }) {
                 guard index == patched.count else { return nil }
                 patched.append(new)
@@ -218,25 +198,10 @@ extension DiffRun {
             return .array(patched)
         }
         if let entries = value.dictionaryEntries {
-            var removed = Set<String>()
-            var replaced: [String: Value] = [:]
-            var added: [(String, Value)] = []
-            for (component, items) in groups {
+            guard case let (removed, replaced, added)? = patchMembers(groups, key: { (component: Component) -> String? in
                 guard case .key(let key) = component else { return nil }
-                let member = entries.exactPosition(of: key).map { entries.values[$0] }
-                if let kind = containerLevel(items, member: member) {
-                    if kind == .removed {
-                        guard member != nil else { return nil }
-                        removed.insert(key)
-                    } else {
-                        guard member == nil, let new = items[0].difference.new.flatMap(Value.init(compared:)) else { return nil }
-                        added.append((key, new))
-                    }
-                    continue
-                }
-                guard let member, let changed = patch(member, items) else { return nil }
-                replaced[key] = changed
-            }
+                return key
+            }, member: { key in entries.exactPosition(of: key).map { entries.values[$0] } }) else { return nil }
             var patched = StringKeyedDictionary<Value>(minimumCapacity: entries.count + added.count)
             for (key, member) in entries where !removed.contains(key) {
                 guard patched.insertNew(replaced[key] ?? member, forKey: key) else { return nil }
@@ -247,6 +212,36 @@ extension DiffRun {
             return .dictionary(patched)
         }
         return nil
+    }
+
+    /// The members a container's differences (grouped by key or index)
+    /// remove, replace (patched) and add, in order of appearance; nil when a
+    /// component is not one of the container's (`key` gives nil) or a
+    /// difference does not apply.
+    private static func patchMembers<Key: Hashable>(
+        _ groups: [(component: Component, items: [(rest: ArraySlice<Component>, difference: DocumentDifference)])],
+        key: (Component) -> Key?, member: (Key) -> Value?
+    ) -> (removed: Set<Key>, replaced: [Key: Value], added: [(Key, Value)])? {
+        var removed = Set<Key>()
+        var replaced: [Key: Value] = [:]
+        var added: [(Key, Value)] = []
+        for (component, items) in groups {
+            guard let key = key(component) else { return nil }
+            let member = member(key)
+            if let kind = containerLevel(items, member: member) {
+                if kind == .removed {
+                    guard member != nil else { return nil }
+                    removed.insert(key)
+                } else {
+                    guard member == nil, let new = items[0].difference.new.flatMap(Value.init(compared:)) else { return nil }
+                    added.append((key, new))
+                }
+                continue
+            }
+            guard let member, let changed = patch(member, items) else { return nil }
+            replaced[key] = changed
+        }
+        return (removed, replaced, added)
     }
 
     /// `.removed` or `.added` when `items` (under one key or index) remove or

@@ -146,12 +146,7 @@ struct EditOracle {
 
     /// A part of `root` at the end of a random walk (possibly `root` itself).
     static func randomPart(of root: PropertyListValue, _ random: inout SplitMix) -> PropertyListValue {
-        var node = root
-        for _ in 0..<16 {
-            guard random.next(3) != 0, case let (_, member)? = randomMember(of: node, &random) else { break }
-            node = member
-        }
-        return node
+        random.randomPart(of: root, member: randomMember)
     }
 
     /// plutil's spelling of a key path: components joined by dots, each dot

@@ -30,4 +30,19 @@ struct SplitMix {
     mutating func pick<C: Collection>(_ choices: C) -> C.Element where C.Index == Int {
         choices[choices.startIndex + next(choices.count)]
     }
+
+    /// A part of `root` at the end of a random walk (possibly `root` itself):
+    /// up to 16 steps, each taken two times in three, into the member that
+    /// `member` picks (nil for a scalar or an empty container, which ends the
+    /// walk). The walk of both oracles, over their own value types.
+    mutating func randomPart<Value, Component>(
+        of root: Value, member: (Value, inout SplitMix) -> (Component, Value)?
+    ) -> Value {
+        var node = root
+        for _ in 0..<16 {
+            guard next(3) != 0, case let (_, child)? = member(node, &self) else { break }
+            node = child
+        }
+        return node
+    }
 }

@@ -207,24 +207,31 @@ public struct AppDeclarations: Sendable, Hashable {
     }
 
     private static func strings(_ value: PropertyListValue?, _ place: String) throws(PayloadError) -> [String] {
-        guard let value else { return [] }
-        guard case .array(let members) = value else { throw malformed(place, value, "an array of strings") }
-        var texts: [String] = []
-        for (position, member) in members.enumerated() {
-            guard case .string(let text) = member else { throw malformed("\(place).\(position)", member, "a string") }
-            texts.append(text)
+        try members(of: value, place, "an array of strings", each: "a string") { member in
+            if case .string(let text) = member { text } else { nil }
         }
-        return texts
     }
 
     private static func dictionaries(_ value: PropertyListValue?, _ place: String) throws(PayloadError) -> [PropertyListDictionary] {
-        guard let value else { return [] }
-        guard case .array(let members) = value else { throw malformed(place, value, "an array of dictionaries") }
-        var entries: [PropertyListDictionary] = []
-        for (position, member) in members.enumerated() {
-            guard case .dictionary(let fields) = member else { throw malformed("\(place).\(position)", member, "a dictionary") }
-            entries.append(fields)
+        try members(of: value, place, "an array of dictionaries", each: "a dictionary") { member in
+            if case .dictionary(let fields) = member { fields } else { nil }
         }
-        return entries
+    }
+
+    /// The members of the array at `place` (none when it is absent), each
+    /// one taken by `take`; `expected` and `each` name what the array and a
+    /// member must be when it or one of them is refused.
+    private static func members<Member>(
+        of value: PropertyListValue?, _ place: String, _ expected: String, each: String,
+        _ take: (PropertyListValue) -> Member?
+    ) throws(PayloadError) -> [Member] {
+        guard let value else { return [] }
+        guard case .array(let members) = value else { throw malformed(place, value, expected) }
+        var taken: [Member] = []
+        for (position, member) in members.enumerated() {
+            guard let accepted = take(member) else { throw malformed("\(place).\(position)", member, each) }
+            taken.append(accepted)
+        }
+        return taken
     }
 }

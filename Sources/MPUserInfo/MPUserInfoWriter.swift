@@ -64,6 +64,20 @@ struct MPEncoder: ~Copyable {
         self.meter = meter
     }
 
+    /// An array at `depth`: its header, then each element, at its index in
+    /// the key path (an array's elements, a set's canonical members).
+    @inline(__always)
+    private mutating func array(_ elements: [UserInfoValue], depth: Int) throws(UserInfoError) {
+        try header(count: elements.count, fix: 0x90, sixteen: 0xDC, thirtyTwo: 0xDD)
+        for (position, element) in elements.enumerated() {
+            do {
+                try encode(element, depth: depth + 1)
+            } catch {
+                throw error.inside(.index(position))
+            }
+        }
+    }
+
     mutating func encode(_ value: UserInfoValue, depth: Int) throws(UserInfoError) {
         do throws(PropertyListError) {
             try meter.charge(depth: depth, payload: value.payloadBytes)
@@ -84,26 +98,13 @@ struct MPEncoder: ~Copyable {
             }
         case .array(let elements):
             try enter(depth)
-            try header(count: elements.count, fix: 0x90, sixteen: 0xDC, thirtyTwo: 0xDD)
-            for (position, element) in elements.enumerated() {
-                do {
-                    try encode(element, depth: depth + 1)
-                } catch {
-                    throw error.inside(.index(position))
-                }
-            }
+            try array(elements, depth: depth)
         case .set(let set):
             try enter(depth)
             let members = try set.canonicalMembersCheckingDistinct()
+            // A set: the extension `C7 02 00`, then the array of its members (Specs/mp-userinfo.md).
             sink.append(0xC7); sink.append(0x02); sink.append(0x00)
-            try header(count: members.count, fix: 0x90, sixteen: 0xDC, thirtyTwo: 0xDD)
-            for (position, member) in members.enumerated() {
-                do {
-                    try encode(member, depth: depth + 1)
-                } catch {
-                    throw error.inside(.index(position))
-                }
-            }
+            try array(members, depth: depth)
         case .string(let string):
             try self.string(string)
         case .data(let data):

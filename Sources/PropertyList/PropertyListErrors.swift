@@ -65,9 +65,16 @@ extension CodecError {
     /// The most specific rule: the innermost code of the chain of wrapped errors.
     public var innermostCode: ErrorCode { underlyingError?.innermostCode ?? code }
 
-    /// `reason (places)`, leaving out what is empty.
-    package static func describe(_ reason: String, places: [String]) -> String {
-        places.isEmpty ? reason : "\(reason) (\(places.joined(separator: ", ")))"
+    /// `reason (first, at LOCATION, keyPathLabel KEYPATH)`: the description of
+    /// an error, leaving out what is unknown (no `first`, an unknown location,
+    /// the root key path) and the location when `showsLocation` is false.
+    package func described(first: String? = nil, showsLocation: Bool = true,
+                           keyPathLabel: String = "key path") -> String {
+        var places: [String] = []
+        if let first { places.append(first) }
+        if showsLocation, location != .unknown { places.append("at \(location)") }
+        if !keyPath.isRoot { places.append("\(keyPathLabel) \(keyPath)") }
+        return places.isEmpty ? reason : "\(reason) (\(places.joined(separator: ", ")))"
     }
 }
 
@@ -105,12 +112,7 @@ public struct PropertyListError: CodecError {
     public var underlyingError: (any CodecError)? { nil }
 
     /// `reason (at offset N, key path P)`, leaving out what is unknown.
-    public var description: String {
-        var places: [String] = []
-        if location != .unknown { places.append("at \(location)") }
-        if !keyPath.isRoot { places.append("key path \(keyPath)") }
-        return Self.describe(reason, places: places)
-    }
+    public var description: String { described() }
 }
 
 // MARK: - Codes shared by every layer (Specs/errors.md)

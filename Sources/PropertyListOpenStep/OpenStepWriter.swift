@@ -1,4 +1,4 @@
-public import FoundationEssentials
+import FoundationEssentials
 @_spi(ByteKit) public import PropertyList
 
 /// Writes OpenStep text property lists and `.strings` files, deterministically
@@ -12,7 +12,7 @@ public import FoundationEssentials
 /// ```swift
 /// let text = try OpenStepWriter().write(.dictionary(["name": "café"]))
 /// ```
-public struct OpenStepWriter: Sendable {
+public struct OpenStepWriter: PropertyListByteWriter {
     /// What the writer writes.
     public enum Style: Sendable, Hashable {
         /// A property list: `{ … }`, `( … )`, or a scalar.
@@ -53,17 +53,13 @@ public struct OpenStepWriter: Sendable {
         self.style = style
     }
 
-    /// The text of `value` in ``encoding``, ending in a newline.
+    /// The text of `value` in ``encoding``, ending in a newline
+    /// (``PropertyListByteWriter/write(_:)`` gives it as `Data`).
     ///
     /// - Throws: ``PropertyListError``: ``ErrorCode/unrepresentableValue`` for a
     ///   UID, a null, a non-finite real, (``Style/strings``) anything but a
     ///   dictionary of strings, or (``Style/xcodeProject``) an encoding other than
     ///   UTF-8; ``ErrorCode/invalidDate``; the limits.
-    public func write(_ value: PropertyListValue) throws(PropertyListError) -> Data {
-        Data(try writeBytes(value))
-    }
-
-    /// The text of `value` in ``encoding``, ending in a newline (see ``write(_:)``).
     public func writeBytes(_ value: PropertyListValue) throws(PropertyListError) -> [UInt8] {
         try limits.validate()
         var meter = ExpansionMeter(limit: limits.maxExpandedBytes)

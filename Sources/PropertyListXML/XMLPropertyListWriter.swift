@@ -1,4 +1,4 @@
-public import FoundationEssentials
+import FoundationEssentials
 @_spi(ByteKit) public import PropertyList
 #if canImport(Glibc)
 import Glibc
@@ -17,7 +17,7 @@ import Darwin
 /// other C0 controls but tab, line feed and carriage return; U+FFFE, U+FFFF).
 /// A carriage return is written as `&#13;`, which every parser reads back
 /// as itself. See `Specs/xml-plist.md`, "Writer".
-public struct XMLPropertyListWriter: Sendable {
+public struct XMLPropertyListWriter: PropertyListByteWriter {
     /// The bounds of what is written (``WriterLimits``): nothing deeper or
     /// larger than a reader with the same limits reads.
     public var limits: WriterLimits
@@ -31,12 +31,8 @@ public struct XMLPropertyListWriter: Sendable {
         self.limits = limits
     }
 
-    /// Encodes `value` as an XML property list.
-    public func write(_ value: PropertyListValue) throws(PropertyListError) -> Data {
-        Data(try writeBytes(value))
-    }
-
-    /// Encodes `value` as an XML property list into bytes.
+    /// Encodes `value` as an XML property list into bytes
+    /// (``PropertyListByteWriter/write(_:)`` gives them as `Data`).
     public func writeBytes(_ value: PropertyListValue) throws(PropertyListError) -> [UInt8] {
         try limits.validate()
         var meter = ExpansionMeter(limit: limits.maxExpandedBytes)

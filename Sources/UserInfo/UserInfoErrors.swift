@@ -44,11 +44,7 @@ public struct UserInfoError: CodecError {
 
     /// `reason (object N, at line L, column C, key path P)`, leaving out what is unknown.
     public var description: String {
-        var places: [String] = []
-        if let objectIndex { places.append("object \(objectIndex)") }
-        if location != .unknown, underlying == nil { places.append("at \(location)") }
-        if !keyPath.isRoot { places.append("key path \(keyPath)") }
-        return Self.describe(reason, places: places)
+        described(first: objectIndex.map { "object \($0)" }, showsLocation: underlying == nil)
     }
 }
 

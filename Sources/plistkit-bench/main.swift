@@ -70,15 +70,7 @@ func iteration(op: String, format name: String, documents: [[UInt8]]) throws -> 
         }
     case "encode":
         let values = try documents.map { try Document.read($0, as: format) }
-        return { sink in
-            var total = 0
-            for value in values {
-                let bytes = try Document.writeBytes(value, as: output)
-                total += bytes.count
-                sink.append(bytes)
-            }
-            return total
-        }
+        return encoding(values) { try Document.writeBytes($0, as: output) }
     case "keyed-decode":
         return { sink in
             for document in documents {
@@ -89,16 +81,8 @@ func iteration(op: String, format name: String, documents: [[UInt8]]) throws -> 
         }
     case "keyed-encode":
         let values = try documents.map { try KeyedArchiveReader().unarchive(try Document.read($0, as: format), inputBytes: $0.count) }
-        return { sink in
-            var total = 0
-            for value in values {
-                // As `plistkit archive` writes it (binary: straight into the binary object table).
-                let bytes = try Document.archiveBytes(value, as: output)
-                total += bytes.count
-                sink.append(bytes)
-            }
-            return total
-        }
+        // As `plistkit archive` writes it (binary: straight into the binary object table).
+        return encoding(values) { try Document.archiveBytes($0, as: output) }
     case "userinfo-decode":
         // The same userInfo from its property list: read, then the plain profile's values.
         return { sink in
@@ -134,17 +118,23 @@ func iteration(op: String, format name: String, documents: [[UInt8]]) throws -> 
         }
     case "mp-encode":
         let values = try userInfos(documents, format: format)
-        return { sink in
-            var total = 0
-            for value in values {
-                let bytes = try MPUserInfoWriter().writeBytes(value)
-                total += bytes.count
-                sink.append(bytes)
-            }
-            return total
-        }
+        return encoding(values) { try MPUserInfoWriter().writeBytes($0) }
     default:
         throw Usage(description: "OP is decode, encode, keyed-decode, keyed-encode, userinfo-decode, mp-decode, mp-floor, mp-encode or value-floor")
+    }
+}
+
+/// An encode iteration: each value through `encode`, the bytes kept alive in
+/// the sink and their total returned.
+func encoding<Value>(_ values: [Value], _ encode: @escaping (Value) throws -> [UInt8]) -> Iteration {
+    { sink in
+        var total = 0
+        for value in values {
+            let bytes = try encode(value)
+            total += bytes.count
+            sink.append(bytes)
+        }
+        return total
     }
 }
 

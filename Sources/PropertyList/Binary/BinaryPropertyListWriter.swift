@@ -1,4 +1,4 @@
-public import FoundationEssentials
+import FoundationEssentials
 
 /// Writes binary property lists (`bplist00`) deterministically: the same
 /// value gives the same bytes every time.
@@ -13,7 +13,7 @@ public import FoundationEssentials
 /// ```swift
 /// let data = try BinaryPropertyListWriter().write(["name": "Ada", "age": 36])
 /// ```
-public struct BinaryPropertyListWriter: Sendable {
+public struct BinaryPropertyListWriter: PropertyListByteWriter {
     /// The bounds of what is written (``WriterLimits``): nothing deeper or
     /// larger than a reader with the same limits reads.
     public var limits: WriterLimits
@@ -28,16 +28,12 @@ public struct BinaryPropertyListWriter: Sendable {
         self.limits = limits
     }
 
-    /// Encodes `value` as a binary property list.
+    /// Encodes `value` as a binary property list into a byte array
+    /// (``PropertyListByteWriter/write(_:)`` gives it as `Data`).
     ///
     /// - Throws: ``PropertyListError`` with ``ErrorCode/invalidDate``
     ///   for a date outside `PropertyListValue.dateRange`, ``ErrorCode/depthLimitExceeded``
     ///   or ``ErrorCode/expansionLimitExceeded``.
-    public func write(_ value: PropertyListValue) throws(PropertyListError) -> Data {
-        Data(try writeBytes(value))
-    }
-
-    /// Encodes `value` as a binary property list into a byte array.
     public func writeBytes(_ value: PropertyListValue) throws(PropertyListError) -> [UInt8] {
         try limits.validate()
         var flattener = BinaryPropertyListFlattener(maxDepth: limits.maxDepth, maxExpandedBytes: limits.maxExpandedBytes, keyOrder: keyOrder,
