@@ -92,15 +92,15 @@ struct TypedJSONConverter {
     private func expectFields(_ fields: [String: StrictJSON.Node], _ allowed: Set<String>, type: String, _ node: StrictJSON.Node) throws(UserInfoError) {
         // unexpectedField / missingField: exactly the fields the type has.
         if let extra = fields.keys.sorted().first(where: { !allowed.contains($0) && $0 != "type" }) {
-            throw error(.unexpectedField, "a \(type) has no field \"\(extra)\"", fields[extra]!)
+            throw error(.unexpectedField, "type \(type) has no field \"\(extra)\"", fields[extra]!)
         }
         if let missing = allowed.sorted().first(where: { fields[$0] == nil }) {
-            throw error(.missingField, "a \(type) needs a \"\(missing)\" field", node)
+            throw error(.missingField, "type \(type) needs a \"\(missing)\" field", node)
         }
     }
 
     private func stringField(_ node: StrictJSON.Node, type: String) throws(UserInfoError) -> String {
-        guard case .string(let text, _) = node else { throw error(.wrongFieldType, "the value of a \(type) is a JSON string, not \(node.kind)", node) }
+        guard case .string(let text, _) = node else { throw error(.wrongFieldType, "the value of type \(type) is a JSON string, not \(node.kind)", node) }
         return text
     }
 
@@ -119,7 +119,7 @@ struct TypedJSONConverter {
     }
 
     private func elements(_ node: StrictJSON.Node, type: String) throws(UserInfoError) -> [StrictJSON.Node] {
-        guard case .array(let elements, _) = node else { throw error(.wrongFieldType, "the value of a \(type) is a JSON array, not \(node.kind)", node) }
+        guard case .array(let elements, _) = node else { throw error(.wrongFieldType, "the value of type \(type) is a JSON array, not \(node.kind)", node) }
         // collectionLimitExceeded
         guard elements.count <= limits.maxCollectionCount else {
             throw error(.collectionLimitExceeded, "\(elements.count) members, over the limit of \(limits.maxCollectionCount)", node)
@@ -379,7 +379,7 @@ struct TypedJSONConverter {
                 leaf = .null
             case "set", "uuid", "url":
                 // notPlistNative
-                throw error(.notPlistNative, "a \(type) is not a property-list value", node)
+                throw error(.notPlistNative, "type \(type) is not a property-list value", node)
             default:
                 throw error(.unknownType, "unknown type \"\(type)\"", fields["type"]!)
             }
