@@ -51,7 +51,8 @@ public enum WireDocuments {
     }
 
     /// The readable text of a wire-form document, or nil when the bytes are no
-    /// wire form: every value rendered through the one bounded walk into the
+    /// wire form (a text starting "MP" that MP refuses and that reads as a
+    /// property list is that text: nil): every value rendered through the one bounded walk into the
     /// counted output, within the budget the document's bytes set
     /// (Specs/architecture.md, "One bounded walk", "One counted output").
     ///
@@ -63,7 +64,15 @@ public enum WireDocuments {
         var meter = ExpansionMeter(limit: budget)
         switch DocumentFormat.detect(bytes) {
         case .mpUserInfo:
-            try ReadableText.append(UserInfoValue.dictionary(try userInfo(mp: bytes)), .tree, meter: &meter, to: &output)
+            let userInfo: UserInfoDictionary
+            do { userInfo = try Self.userInfo(mp: bytes) } catch {
+                // A text that starts with "MP" (a `.strings` file's `MP = "…";`) and reads
+                // as a property list is that text, as the format layer reads it (nil: the
+                // caller prints it as a property list); anything else is the MP reader's refusal.
+                if (try? Document.read(document: bytes)) != nil { return nil }
+                throw error
+            }
+            try ReadableText.append(UserInfoValue.dictionary(userInfo), .tree, meter: &meter, to: &output)
             return output.text
         case .activityContainer:
             let (container, details) = try Document.inspectActivityContainer(Data(bytes), maxBytes: maxContainerBytes)

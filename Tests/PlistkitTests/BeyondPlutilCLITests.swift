@@ -166,6 +166,21 @@ struct BeyondPlutilCLITests {
         #expect(Self.text(try run(CLITests.plistkit, ["merge", destination, scalar.path]).stderr).contains(": notMergeable: "))
     }
 
+    @Test("print: a text starting with MP that MP refuses and that reads as a property list is that text (Specs/plistkit.md, \"Wire forms\")")
+    func printReadsTextStartingWithMP() throws {
+        let directory = try Peers.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let strings = directory.appendingPathComponent("Localizable.strings")
+        try Data("MP = \"x\";\n".utf8).write(to: strings)
+        let printed = try run(CLITests.plistkit, ["print", strings.path])
+        #expect(printed.status == 0 && Self.text(printed.stdout) == "{\n  \"MP\" => \"x\"\n}\n", "\(Self.text(printed.stderr))")
+        // Neither MP nor a property list: the MP reader's refusal stands.
+        let neither = directory.appendingPathComponent("neither.bin")
+        try Data([0x4D, 0x50, 0x03, 0x05, 0xC1]).write(to: neither)
+        let refused = try run(CLITests.plistkit, ["print", neither.path])
+        #expect(refused.status == 1 && !Self.text(refused.stderr).contains("unknownFormat"), "\(Self.text(refused.stderr))")
+    }
+
     @Test("merge: a wire form as SRC (an MP userInfo, an activity container) is unknownFormat, as for edits (Specs/plistkit.md, \"Input formats\", \"Merge\"; issue 42)")
     func mergeRefusesWireForms() throws {
         let directory = try Peers.temporaryDirectory()
