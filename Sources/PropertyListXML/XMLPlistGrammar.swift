@@ -191,7 +191,11 @@ struct PlistGrammar: ~Copyable {
             if element == .dict {
                 frames.append(Frame(.dictionary, dictionary: OpenDictionary(entries: PropertyListDictionary(minimumCapacity: PropertyListDictionary.scanLimit))))
             } else {
-                frames.append(Frame(.array))
+                // Room for a few members at once: an array grown from empty one
+                // append at a time is reallocated at its second and third.
+                var frame = Frame(.array)
+                frame.members.reserveCapacity(4)
+                frames.append(frame)
             }
             depth += 1
         case .scalar(.key):
