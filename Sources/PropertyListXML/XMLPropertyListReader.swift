@@ -126,16 +126,6 @@ enum PlistElement: Equatable {
     case scalar(PlistGrammar.ScalarKind)
     case unknown
 
-    /// Each element, its name, and the name's bytes, most frequent first.
-    static let names: [(PlistElement, String, [UInt8])] = {
-        let pairs: [(PlistElement, String)] = [
-            (.scalar(.key), "key"), (.scalar(.string), "string"), (.scalar(.integer), "integer"), (.dict, "dict"),
-            (.scalar(.real), "real"), (.scalar(.trueValue), "true"), (.scalar(.falseValue), "false"), (.array, "array"),
-            (.scalar(.date), "date"), (.scalar(.data), "data"), (.plist, "plist"),
-        ]
-        return pairs.map { ($0.0, $0.1, Array($0.1.utf8)) }
-    }()
-
     var isContainer: Bool { self == .dict || self == .array }
     /// A value element: a container or a scalar other than `key`.
     var isValue: Bool {

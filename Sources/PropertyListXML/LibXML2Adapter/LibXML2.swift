@@ -195,14 +195,30 @@ struct ElementNames {
         return element
     }
 
-    /// The plist element a NUL-terminated name spells, or `.unknown`.
+    /// The plist element a NUL-terminated name spells, or `.unknown`: its
+    /// first byte picks the candidates, whose names are literals (no table
+    /// of strings to walk, retaining each, for every new name).
     static func match(_ name: UnsafePointer<UInt8>) -> PlistElement {
-        for (element, _, bytes) in PlistElement.names where bytes[0] == name[0] {
-            var i = 0
-            while i < bytes.count, name[i] == bytes[i] { i += 1 }
-            if i == bytes.count, name[i] == 0 { return element }
+        /// True when the name is exactly `literal`.
+        func spells(_ literal: StaticString) -> Bool {
+            let bytes = literal.utf8Start
+            for i in 0..<literal.utf8CodeUnitCount where name[i] != bytes[i] { return false }
+            return name[literal.utf8CodeUnitCount] == 0
         }
-        return .unknown
+        switch name[0] {
+        case UInt8(ascii: "k") where spells("key"): return .scalar(.key)
+        case UInt8(ascii: "s") where spells("string"): return .scalar(.string)
+        case UInt8(ascii: "i") where spells("integer"): return .scalar(.integer)
+        case UInt8(ascii: "d") where spells("dict"): return .dict
+        case UInt8(ascii: "d") where spells("date"): return .scalar(.date)
+        case UInt8(ascii: "d") where spells("data"): return .scalar(.data)
+        case UInt8(ascii: "r") where spells("real"): return .scalar(.real)
+        case UInt8(ascii: "t") where spells("true"): return .scalar(.trueValue)
+        case UInt8(ascii: "f") where spells("false"): return .scalar(.falseValue)
+        case UInt8(ascii: "a") where spells("array"): return .array
+        case UInt8(ascii: "p") where spells("plist"): return .plist
+        default: return .unknown
+        }
     }
 }
 
