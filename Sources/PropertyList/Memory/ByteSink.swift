@@ -21,9 +21,33 @@ extension GrowableBuffer where Element == UInt8 {
         guard count > 0 else { return }
         append(upTo: count) { target in
             unsafe bytes.withUnsafeBufferPointer { source in
-                unsafe target.baseAddress!.update(from: source.baseAddress!, count: count)
+                unsafe Self.copy(from: UnsafeRawPointer(source.baseAddress!), to: UnsafeMutableRawPointer(target.baseAddress!), count: count)
             }
             return count
+        }
+    }
+
+    /// Copies `count` (at least 1) bytes. Up to 16 bytes (a scalar's text, a
+    /// key) are copied as two words, two halves or single bytes that may
+    /// overlap, without a call: a call to `memcpy` costs more than the copy.
+    @inlinable @inline(__always)
+    static func copy(from source: UnsafeRawPointer, to target: UnsafeMutableRawPointer, count: Int) {
+        if count >= 8 && count <= 16 {
+            let head = unsafe source.loadUnaligned(as: UInt64.self)
+            let tail = unsafe source.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+            unsafe target.storeBytes(of: head, as: UInt64.self)
+            unsafe target.storeBytes(of: tail, toByteOffset: count &- 8, as: UInt64.self)
+        } else if count >= 4 && count < 8 {
+            let head = unsafe source.loadUnaligned(as: UInt32.self)
+            let tail = unsafe source.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
+            unsafe target.storeBytes(of: head, as: UInt32.self)
+            unsafe target.storeBytes(of: tail, toByteOffset: count &- 4, as: UInt32.self)
+        } else if count < 4 {
+            for offset in 0..<count {
+                unsafe target.storeBytes(of: source.load(fromByteOffset: offset, as: UInt8.self), toByteOffset: offset, as: UInt8.self)
+            }
+        } else {
+            unsafe target.copyMemory(from: source, byteCount: count)
         }
     }
 
