@@ -233,9 +233,9 @@ static void activitycodec_make_c_locale(void) { activitycodec_c_locale = newloca
 
 int activitycodec_parse_double(const char *text, size_t length, double *value) {
     char buffer[64];
-    if (length == 0 || length >= sizeof buffer) return 0;
+    if (length == 0 || length >= sizeof buffer) return -1;
     pthread_once(&activitycodec_c_locale_made, activitycodec_make_c_locale);
-    if (activitycodec_c_locale == (locale_t)0) return 0;
+    if (activitycodec_c_locale == (locale_t)0) return -1;
     memcpy(buffer, text, length);
     buffer[length] = 0;
     char *end = NULL;

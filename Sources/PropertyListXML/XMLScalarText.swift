@@ -198,9 +198,8 @@ enum ScalarText {
             value = scale < 0 ? value / exactPowersOfTen[-scale] : value * exactPowersOfTen[scale]
             return negative ? -value : value
         }
-        // The text is a decimal number by the grammar above; one of 64 bytes or
-        // more (digits no double needs) goes through a String.
-        guard let value = text.count < 64 ? CFormat.parseDouble(text) : Double(text.bytes.decodedString), value.isFinite else { return nil }
+        // The text is a decimal number by the grammar above.
+        guard let value = CFormat.parseDouble(text), value.isFinite else { return nil }
         return value
     }
 }

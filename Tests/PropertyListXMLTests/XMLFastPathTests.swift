@@ -55,7 +55,9 @@ struct XMLFastPathTests {
     @Test("reals: the fast path's edges — 2^53, 10^22, negative zero, 19 and 20 digits")
     func realEdges() throws {
         for text in ["9007199254740992", "9007199254740993", "1e22", "1e23", "1e-22", "1e-23", "-0", "-0.0e5",
-                     "1234567890123456789", "12345678901234567890", "0.1", "0.3", "123456789012345.6", "4.9e-324", "1.7976931348623157e308"] {
+                     "1234567890123456789", "12345678901234567890", "0.1", "0.3", "123456789012345.6", "4.9e-324", "1.7976931348623157e308",
+                     // 64 bytes and more: past the bridge's buffer, through a String to the same strtod
+                     "0." + String(repeating: "1234567", count: 10), String(repeating: "9", count: 80) + "e-70"] {
             let expected = try #require(Double(text))
             #expect(try XMLPropertyListReader().read(plist("<real>\(text)</real>")).realValue?.bitPattern == expected.bitPattern, "\(text)")
         }

@@ -75,8 +75,9 @@ void activitycodec_xml_parser_free(activitycodec_xml_parser *parser);
 int activitycodec_format_g17(char *buffer, size_t size, double value);
 
 /// C's strtod in the C locale over `length` bytes at `text` (not
-/// NUL-terminated, fewer than 64): non-zero when all of them were read,
-/// with the number in `value` (infinite when out of range).
+/// NUL-terminated): 1 when all of them were read, with the number in `value`
+/// (infinite when out of range), 0 when not; -1 when it could not run (64
+/// bytes or more, or no C locale could be made).
 int activitycodec_parse_double(const char *text, size_t length, double *value);
 
 #endif

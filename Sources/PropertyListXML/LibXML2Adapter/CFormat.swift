@@ -7,13 +7,20 @@ internal import CLibXML2Bridge
 /// ``ScalarText/real(_:)``'s.
 enum CFormat {
     /// `strtod` in the C locale of all of `text` (a decimal number, checked by
-    /// the caller, of fewer than 64 bytes); nil if it did not read all of it.
+    /// the caller); nil if it did not read all of it. Read in place through
+    /// the bridge; a text the bridge cannot take (64 bytes or more: digits no
+    /// double needs) goes through a `String` to the same `strtod` (Swift's
+    /// `Double(String)`).
     static func parseDouble(_ text: Span<UInt8>) -> Double? {
         var value = 0.0
         let read = unsafe text.withUnsafeBufferPointer { buffer in
             activitycodec_parse_double(UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self), buffer.count, &value)
         }
-        return read != 0 ? value : nil
+        switch read {
+        case 1: return value
+        case 0: return nil
+        default: return Double(text.bytes.decodedString)
+        }
     }
 
     /// Appends `%.17g` of `real`.
