@@ -20,6 +20,9 @@ enum MarkupScan {
         let keyTag: UInt64 = 0x3E_7965_6B3C
         // Most documents hold no "&" at all (one memchr says so): then only tags are flagged.
         let hasReferences = bytes.contains(ampersand)
+        // Without references only tagTooLong can fail, and the ">" bytes alone
+        // usually show that it cannot: then the tags need not be visited.
+        if !hasReferences, noTagCanBeTooLong(in: bytes) { return nil }
         /// The `<` of the tag open at this point, or -1 in text.
         var open = -1
         /// In text that the last tag opened as a `<string>` or `<key>`.
@@ -103,5 +106,43 @@ enum MarkupScan {
         // tagTooLong: a tag still open at the end.
         if open >= 0, count &- open > maxTag { return (.tagTooLong, "a tag longer than \(maxTag) bytes", open) }
         return nil
+    }
+
+    /// True when no tag can be too long, judged from where the ">" bytes
+    /// stand (one mask per 64 bytes): a tag opened by a "<" at `p` ends at
+    /// the first ">" after it, so it is too long only if that ">" is more
+    /// than `maxTagBytes` after `p`. Between two ">" (or before the first,
+    /// or after the last) that can happen only where the gap is longer than
+    /// that and a "<" stands more than `maxTagBytes` before its end; such a
+    /// "<" may lie in a comment or CDATA, so false means "not shown", and the
+    /// full pass decides. Each byte is read at most twice.
+    static func noTagCanBeTooLong(in bytes: Span<UInt8>) -> Bool {
+        let count = bytes.count
+        let maxTag = XMLInput.maxTagBytes
+        let greater = UInt8(ascii: ">")
+        /// No "<" stands more than `maxTag` bytes before `end` in the gap
+        /// after the ">" at `last` (-1: the start).
+        func gapIsShort(after last: Int, to end: Int) -> Bool {
+            end &- last <= maxTag || !bytes.extracting((last &+ 1)..<(end &- maxTag)).contains(UInt8(ascii: "<"))
+        }
+        var last = -1
+        var block = 0
+        while block &+ 64 <= count {
+            let mask = bytes.byteMask(at: block, greater)
+            if mask != 0 {
+                guard gapIsShort(after: last, to: block &+ mask.trailingZeroBitCount) else { return false }
+                last = block &+ 63 &- mask.leadingZeroBitCount
+            }
+            block &+= 64
+        }
+        while block < count {
+            if bytes[block] == greater {
+                guard gapIsShort(after: last, to: block) else { return false }
+                last = block
+            }
+            block &+= 1
+        }
+        // A tag still open at the end.
+        return gapIsShort(after: last, to: count)
     }
 }

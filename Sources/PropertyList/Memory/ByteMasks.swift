@@ -51,6 +51,27 @@ extension Span where Element == UInt8 {
         #endif
     }
 
+    /// Where the 64 bytes at `offset` equal `value`: bit k set exactly when
+    /// byte k is. The block must lie inside the span (a failure traps).
+    @inlinable @inline(__always)
+    @_spi(ByteKit) public func byteMask(at offset: Int, _ value: UInt8) -> UInt64 {
+        precondition(offset >= 0 && count >= 64 && offset <= count &- 64, "block out of range")
+        #if arch(x86_64)
+        return unsafe withUnsafeBufferPointer { buffer in
+            let base = unsafe UnsafeRawPointer(buffer.baseAddress!) + offset
+            let wanted = _mm_set1_epi8(Int8(bitPattern: value))
+            var mask: UInt64 = 0
+            for part in 0..<4 {
+                let bytes = unsafe _mm_loadu_si128((base + 16 &* part).assumingMemoryBound(to: __m128i.self))
+                mask |= UInt64(UInt16(truncatingIfNeeded: _mm_movemask_epi8(_mm_cmpeq_epi8(bytes, wanted)))) &<< UInt64(16 &* part)
+            }
+            return mask
+        }
+        #else
+        return portableByteMasks(at: offset, value, value, value).first
+        #endif
+    }
+
     /// ``byteMasks(at:_:_:_:)`` from words: the fallback where there is no
     /// SSE2, and the reference the SSE2 masks are tested against.
     @inlinable
