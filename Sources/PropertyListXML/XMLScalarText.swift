@@ -198,8 +198,60 @@ enum ScalarText {
             value = scale < 0 ? value / exactPowersOfTen[-scale] : value * exactPowersOfTen[scale]
             return negative ? -value : value
         }
+        // Every digit is in the mantissa and the power of ten is at most 10^19:
+        // one exact 128-bit product or quotient, rounded once (wideRounded).
+        if exponentIsSmall, significant <= 19, scale >= -19, scale <= 19 {
+            let value = wideRounded(mantissa, scale: scale)
+            return negative ? -value : value
+        }
         // The text is a decimal number by the grammar above.
         guard let value = CFormat.parseDouble(text), value.isFinite else { return nil }
         return value
+    }
+
+    /// 10^0 … 10^19, every one below 2^64.
+    private static let powersOfTen: [UInt64] = (0...19).map { exponent in
+        var value: UInt64 = 1
+        for _ in 0..<exponent { value &*= 10 }
+        return value
+    }
+
+    /// `mantissa × 10^scale`, correctly rounded (to nearest, ties to even), for
+    /// |scale| ≤ 19: the exact product (below 2^128), or the quotient of the
+    /// mantissa shifted to 128 bits by the power of ten, which keeps at least
+    /// 64 significant bits, with a sticky bit for a non-zero remainder; then
+    /// one rounding from 64 bits to 53 (``rounded(high:low:)``) and an exact
+    /// scaling by a power of two (the results are normal: 10^-19 ≤ |v| < 2^128).
+    static func wideRounded(_ mantissa: UInt64, scale: Int) -> Double {
+        if mantissa == 0 { return 0 }
+        if scale >= 0 {
+            let product = mantissa.multipliedFullWidth(by: powersOfTen[scale])
+            return rounded(high: product.high, low: product.low)
+        }
+        // N = mantissa · 2^(64 + shift), its top bit set; N / 10^-scale in two word divisions.
+        let shift = mantissa.leadingZeroBitCount
+        let top = mantissa &<< UInt64(shift)
+        let divisor = powersOfTen[-scale]
+        let (high, rest) = top.quotientAndRemainder(dividingBy: divisor)
+        let (low, remainder) = divisor.dividingFullWidth((rest, 0))
+        // The quotient is at least 2^63: its lowest bit lies below the rounding position.
+        return rounded(high: high, low: low | (remainder != 0 ? 1 : 0)) * powerOfTwo(-64 &- shift)
+    }
+
+    /// The 128-bit integer `high · 2^64 + low`, rounded to a double: its top 64
+    /// bits with the rest folded into a sticky lowest bit, which the
+    /// conversion of 64 bits to 53 rounds exactly as the whole would round.
+    private static func rounded(high: UInt64, low: UInt64) -> Double {
+        if high == 0 { return Double(low) }
+        let shift = high.leadingZeroBitCount
+        var top = shift == 0 ? high : high &<< UInt64(shift) | low &>> UInt64(64 &- shift)
+        if low &<< UInt64(shift) != 0 { top |= 1 }
+        return Double(top) * powerOfTwo(64 &- shift)
+    }
+
+    /// 2^exponent, for -1022 ≤ exponent ≤ 1023 (a normal double, built from its bits).
+    @inline(__always)
+    private static func powerOfTwo(_ exponent: Int) -> Double {
+        Double(bitPattern: UInt64(1023 &+ exponent) &<< 52)
     }
 }
