@@ -87,6 +87,11 @@ enum ScalarText {
             // The first 18 decimal digits cannot overflow: no checks per digit
             // (any further ones go through the checked loop below).
             let fastEnd = min(text.count, i + 18)
+            // Eight digits at a time while eight remain before fastEnd.
+            while i &+ 8 <= fastEnd, let eight = WordScan.eightDigits(text.word(at: i)) {
+                magnitude = magnitude &* 100_000_000 &+ eight
+                i &+= 8
+            }
             while i < fastEnd {
                 let digit = text[i] &- UInt8(ascii: "0")
                 guard digit < 10 else { return nil }
@@ -140,6 +145,11 @@ enum ScalarText {
         // Leading zeros are not significant.
         while i < count, text[i] == UInt8(ascii: "0") { i &+= 1 }
         let significantStart = i
+        // Eight digits at a time while they are among the first 19.
+        while i &+ 8 <= count, i &+ 8 &- significantStart <= 19, let eight = WordScan.eightDigits(text.word(at: i)) {
+            mantissa = mantissa &* 100_000_000 &+ eight
+            i &+= 8
+        }
         while i < count {
             let digit = text[i] &- UInt8(ascii: "0")
             guard digit <= 9 else { break }
@@ -157,6 +167,12 @@ enum ScalarText {
             if significant == 0 {
                 // Zeros before the first significant digit: places only.
                 while i < count, text[i] == UInt8(ascii: "0") { i &+= 1; scale &-= 1 }
+            }
+            while i &+ 8 <= count, significant &+ 8 <= 19, let eight = WordScan.eightDigits(text.word(at: i)) {
+                mantissa = mantissa &* 100_000_000 &+ eight
+                scale &-= 8
+                significant &+= 8
+                i &+= 8
             }
             while i < count {
                 let digit = text[i] &- UInt8(ascii: "0")

@@ -1,9 +1,11 @@
 import Foundation
+@_spi(ByteKit) import PropertyList
 @testable import PropertyListXML
 import TestSupport
 import Testing
 
-/// `ScalarText.real` for texts whose digits all fit a 64-bit mantissa and
+/// The digits of reals and integers, read eight at a time (`WordScan.eightDigits`),
+/// and `ScalarText.real` for texts whose digits all fit a 64-bit mantissa and
 /// whose power of ten is at most 10^19 (Specs/xml-plist.md, "Reader speed"):
 /// one exact 128-bit product or quotient and one rounding, which must give the
 /// same bits as the C library's strtod (Swift's `Double(String)`) for every text.
@@ -47,5 +49,35 @@ struct XMLRealParsingTests {
             if count >= 16 { widePath += 1 }
         }
         #expect(widePath > 40_000)
+    }
+
+    @Test("eight digits at once: the same number as one digit at a time, nil for any other byte")
+    func eightDigits() {
+        var random = TestRandom(seed: 808)
+        for _ in 0..<200_000 {
+            let bytes = (0..<8).map { _ in
+                Int.random(in: 0..<40, using: &random) == 0 ? UInt8.random(in: 0...255, using: &random) : UInt8(ascii: "0") + UInt8.random(in: 0...9, using: &random)
+            }
+            let expected: UInt64? = bytes.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } ? bytes.reduce(0) { $0 * 10 + UInt64($1 - 0x30) } : nil
+            #expect(WordScan.eightDigits(bytes.span.word(at: 0)) == expected, "\(random): \(bytes)")
+        }
+        #expect(WordScan.eightDigits(Array("99999999".utf8).span.word(at: 0)) == 99_999_999)
+        #expect(WordScan.eightDigits(Array("0000000/".utf8).span.word(at: 0)) == nil)
+        #expect(WordScan.eightDigits(Array(":0000000".utf8).span.word(at: 0)) == nil)
+    }
+
+    @Test("integers of 1 to 21 digits, signed, with leading zeros: the value Swift's own parser reads, nil outside [-2^63, 2^64)")
+    func integers() {
+        var random = TestRandom(seed: 1964)
+        for _ in 0..<200_000 {
+            let count = Int.random(in: 1...21, using: &random)
+            let digits = String((0..<count).map { _ in Character(String(Int.random(in: 0...9, using: &random))) })
+            let sign = ["", "-", "+"][Int.random(in: 0...2, using: &random)]
+            let read = ScalarText.integer(Array((sign + digits).utf8).span)
+            let expected: PropertyListInteger? = sign == "-"
+                ? Int64(sign + digits).map { PropertyListInteger($0) }
+                : UInt64(digits).map { PropertyListInteger($0) }
+            #expect(read == expected, "\(random): \(sign + digits)")
+        }
     }
 }

@@ -25,6 +25,22 @@
         (word &- ones &* UInt64(limit)) & ~word & highs
     }
 
+    /// The number eight ASCII decimal digits spell, the first in memory (the
+    /// lowest byte of the little-endian `word`) most significant, or nil when
+    /// a byte is not a digit: one check of all eight bytes (high nibble 3, low
+    /// nibble at most 9), then three multiply-and-add steps, each joining
+    /// neighbouring groups (digits into pairs, pairs into fours, fours into eight).
+    @inlinable @inline(__always)
+    @_spi(ByteKit) public static func eightDigits(_ word: UInt64) -> UInt64? {
+        let nibbles: UInt64 = 0xF0F0_F0F0_F0F0_F0F0
+        let zeros = ones &* 0x30
+        guard word & nibbles == zeros, (word &+ ones &* 0x06) & nibbles == zeros else { return nil }
+        var value = word &- zeros
+        value = (value &* 10) &+ (value &>> 8)
+        let lanes: UInt64 = 0x0000_00FF_0000_00FF
+        return ((value & lanes) &* (100 &+ (1_000_000 &<< 32)) &+ ((value &>> 16) & lanes) &* (1 &+ (10_000 &<< 32))) &>> 32
+    }
+
     /// True when some byte of `word` is 0x80 or above (exact: no borrows).
     @inlinable @inline(__always)
     @_spi(ByteKit) public static func hasNonASCII(_ word: UInt64) -> Bool { word & highs != 0 }
