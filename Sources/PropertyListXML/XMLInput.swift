@@ -96,14 +96,9 @@ enum XMLInput {
 
     /// The offset of the first byte that does not belong to valid UTF-8
     /// (overlong forms, surrogates, values above U+10FFFF, truncated sequences),
-    /// found by the standard library's validator.
+    /// found by the kit's validator (``Swift/Span/firstInvalidUTF8()``).
     static func firstInvalidUTF8(_ bytes: Span<UInt8>) -> Int? {
-        do {
-            _ = try UTF8Span(validating: bytes)
-            return nil
-        } catch {
-            return error.byteOffsets.lowerBound
-        }
+        bytes.firstInvalidUTF8()
     }
 
     /// 1-based line and column of a byte offset (columns count bytes, as libxml2's do).

@@ -24,6 +24,25 @@ public import _Builtin_intrinsics.intel
     }
 }
 
+extension ByteMasks {
+    /// True when the 64 bytes at `block` are all below 0x80: one OR of four
+    /// 16-byte loads and one movemask on x86-64, an OR of eight words elsewhere.
+    @inlinable @inline(__always)
+    @_spi(ByteKit) public static func isASCII(block: UnsafeRawPointer) -> Bool {
+        #if arch(x86_64)
+        let a = unsafe _mm_loadu_si128(block.assumingMemoryBound(to: __m128i.self))
+        let b = unsafe _mm_loadu_si128((block + 16).assumingMemoryBound(to: __m128i.self))
+        let c = unsafe _mm_loadu_si128((block + 32).assumingMemoryBound(to: __m128i.self))
+        let d = unsafe _mm_loadu_si128((block + 48).assumingMemoryBound(to: __m128i.self))
+        return _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(a, b), _mm_or_si128(c, d))) == 0
+        #else
+        var all: UInt64 = 0
+        for k in 0..<8 { all |= unsafe block.loadUnaligned(fromByteOffset: 8 &* k, as: UInt64.self) }
+        return !WordScan.hasNonASCII(all)
+        #endif
+    }
+}
+
 extension Span where Element == UInt8 {
     /// Where the 64 bytes at `offset` equal `first`, `second` and `third`.
     /// The block must lie inside the span (a failure traps).
