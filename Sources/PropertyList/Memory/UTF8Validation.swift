@@ -103,19 +103,12 @@ enum UTF8Validation {
                 let base = unsafe UnsafeRawPointer(buffer.baseAddress)
                 var state = accept
                 var i = 0
-                /// The state after the eight bytes of `word`, first byte lowest.
-                @inline(__always) func step(_ word: UInt64) {
-                    for k in 0..<8 {
-                        state = unsafe rows[Int(truncatingIfNeeded: (word &>> UInt64(8 &* k)) & 0xFF)] &>> state & 63
-                    }
-                }
                 if let base = unsafe base {
-                    @inline(__always) func word(_ offset: Int) -> UInt64 {
-                        UInt64(littleEndian: unsafe base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-                    }
                     while i &+ 64 <= count {
                         if unsafe state != accept || !ByteMasks.isASCII(block: base + i) {
-                            for k in 0..<8 { step(word(i &+ 8 &* k)) }
+                            for k in 0..<64 {
+                                state = unsafe rows[Int(base.load(fromByteOffset: i &+ k, as: UInt8.self))] &>> state & 63
+                            }
                             if state == error { return false }
                         }
                         i &+= 64
