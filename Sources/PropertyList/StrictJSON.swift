@@ -136,25 +136,17 @@ package struct StrictJSON: ~Escapable {
             let start = position
             var node: Node
             switch first {
-            case UInt8(ascii: "{"):
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                // An object or array opens: empty, or a frame for its members.
+                let isObject = first == UInt8(ascii: "{")
                 advance()
                 skipWhitespace()
-                if current == UInt8(ascii: "}") {
+                if current == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
                     advance()
-                    node = .object([], at: start)
+                    node = isObject ? .object([], at: start) : .array([], at: start)
                 } else {
-                    stack.append(Frame(start: start, isObject: true))
-                    try memberKey(&stack[stack.count - 1])
-                    continue
-                }
-            case UInt8(ascii: "["):
-                advance()
-                skipWhitespace()
-                if current == UInt8(ascii: "]") {
-                    advance()
-                    node = .array([], at: start)
-                } else {
-                    stack.append(Frame(start: start, isObject: false))
+                    stack.append(Frame(start: start, isObject: isObject))
+                    if isObject { try memberKey(&stack[stack.count - 1]) }
                     continue
                 }
             case UInt8(ascii: "\""): node = .string(try string(), at: start)
