@@ -253,7 +253,7 @@ private struct Writer {
                 try sections()
                 out += "\t}"
             } else {
-                do { try append(member, key: key, indent: 1) } catch { throw error.inside(.key(key)) }
+                do { try append(member, key: key, depth: 1, multiLine: true) } catch { throw error.inside(.key(key)) }
             }
             out += ";\n"
         }
@@ -283,11 +283,7 @@ private struct Writer {
             try meter.charge(depth: 2, payload: id.utf8.count)
             out += "\t\t" + (try reference(id)) + " = "
             do {
-                if XcodeProjectLayout.isOneLine(object) {
-                    try appendInline(object, key: nil, depth: 2)
-                } else {
-                    try append(object, key: nil, indent: 2)
-                }
+                try append(object, key: nil, depth: 2, multiLine: !XcodeProjectLayout.isOneLine(object))
             } catch {
                 throw error.inside(.key("objects")).inside(.key(id))
             }
@@ -300,57 +296,35 @@ private struct Writer {
 
     // MARK: Values
 
-    /// A value on lines of its own, `indent` tabs deep; `key` is the key it is
-    /// the value of (which decides whether an object ID gets its comment).
-    private mutating func append(_ value: PropertyListValue, key: String?, indent: Int) throws(PropertyListError) {
-        let tabs = String(repeating: "\t", count: indent)
-        switch value {
-        case .dictionary(let dictionary):
-            try enter(indent)
-            out += "{\n"
-            for member in XcodeProjectLayout.keyOrder(dictionary) {
-                try meter.charge(depth: indent + 1, payload: member.utf8.count)
-                out += tabs + "\t" + XcodeProjectLayout.text(member) + " = "
-                do { try append(dictionary[member]!, key: member, indent: indent + 1) } catch { throw error.inside(.key(member)) }
-                out += ";\n"
-            }
-            out += tabs + "}"
-        case .array(let elements):
-            try enter(indent)
-            out += "(\n"
-            for (position, element) in elements.enumerated() {
-                out += tabs + "\t"
-                do { try append(element, key: key, indent: indent + 1) } catch { throw error.inside(.index(position)) }
-                out += ",\n"
-            }
-            out += tabs + ")"
-        default:
-            try appendInline(value, key: key, depth: indent)
-        }
-    }
-
-    /// A value on the current line: a scalar, a reference with its comment,
-    /// or a container as `{k = v; }` / `(a, b, )`.
-    private mutating func appendInline(_ value: PropertyListValue, key: String?, depth: Int) throws(PropertyListError) {
+    /// A value `depth` containers deep; `key` is the key it is the value of
+    /// (which decides whether an object ID gets its comment). A container
+    /// on lines of its own (`multiLine`: each member on a line one tab
+    /// deeper than its brackets), or on the current line as `{k = v; }` /
+    /// `(a, b, )`, and so is everything inside it; a scalar, or a reference
+    /// with its comment, on the current line.
+    private mutating func append(_ value: PropertyListValue, key: String?, depth: Int, multiLine: Bool) throws(PropertyListError) {
         switch value {
         case .dictionary(let dictionary):
             try enter(depth)
-            out += "{"
+            let spacing = Self.punctuation(depth: depth, multiLine: multiLine)
+            out += "{" + spacing.opening
             for member in XcodeProjectLayout.keyOrder(dictionary) {
                 try meter.charge(depth: depth + 1, payload: member.utf8.count)
-                out += XcodeProjectLayout.text(member) + " = "
-                do { try appendInline(dictionary[member]!, key: member, depth: depth + 1) } catch { throw error.inside(.key(member)) }
-                out += "; "
+                out += spacing.indent + XcodeProjectLayout.text(member) + " = "
+                do { try append(dictionary[member]!, key: member, depth: depth + 1, multiLine: multiLine) } catch { throw error.inside(.key(member)) }
+                out += ";" + spacing.separator
             }
-            out += "}"
+            out += spacing.closing + "}"
         case .array(let elements):
             try enter(depth)
-            out += "("
+            let spacing = Self.punctuation(depth: depth, multiLine: multiLine)
+            out += "(" + spacing.opening
             for (position, element) in elements.enumerated() {
-                do { try appendInline(element, key: key, depth: depth + 1) } catch { throw error.inside(.index(position)) }
-                out += ", "
+                out += spacing.indent
+                do { try append(element, key: key, depth: depth + 1, multiLine: multiLine) } catch { throw error.inside(.index(position)) }
+                out += "," + spacing.separator
             }
-            out += ")"
+            out += spacing.closing + ")"
         case .string(let string):
             try meter.charge(depth: depth, payload: string.utf8.count)
             if layout.objects[string] != nil, !XcodeProjectLayout.uncommentedKeys.contains(key ?? "") {
@@ -365,7 +339,16 @@ private struct Writer {
         }
     }
 
-    /// A container opens at `depth`: within the depth limit.
+    /// What follows a container's opening bracket, what stands before each
+    /// member and after its `;` or `,`, and what stands before the closing
+    /// bracket: Xcode's lines and tabs, or an inline container's spaces.
+    private static func punctuation(depth: Int, multiLine: Bool) -> (opening: String, indent: String, separator: String, closing: String) {
+        guard multiLine else { return ("", "", " ", "") }
+        let tabs = String(repeating: "\t", count: depth)
+        return ("\n", tabs + "\t", "\n", tabs)
+    }
+
+        /// A container opens at `depth`: within the depth limit.
     private func enter(_ depth: Int) throws(PropertyListError) {
         // depthLimitExceeded
         guard depth < maxDepth else { throw PropertyListError(.depthLimitExceeded, "containers nest deeper than \(maxDepth)") }
