@@ -306,25 +306,26 @@ private struct Writer {
         switch value {
         case .dictionary(let dictionary):
             try enter(depth)
-            let spacing = Self.punctuation(depth: depth, multiLine: multiLine)
-            out += "{" + spacing.opening
+            let marks = Self.marks("{", ";", "}", depth: depth, multiLine: multiLine)
+            out += marks.opening
             for member in XcodeProjectLayout.keyOrder(dictionary) {
                 try meter.charge(depth: depth + 1, payload: member.utf8.count)
-                out += spacing.indent + XcodeProjectLayout.text(member) + " = "
+                if multiLine { out += marks.indent }
+                out += XcodeProjectLayout.text(member) + " = "
                 do { try append(dictionary[member]!, key: member, depth: depth + 1, multiLine: multiLine) } catch { throw error.inside(.key(member)) }
-                out += ";" + spacing.separator
+                out += marks.terminator
             }
-            out += spacing.closing + "}"
+            out += marks.closing
         case .array(let elements):
             try enter(depth)
-            let spacing = Self.punctuation(depth: depth, multiLine: multiLine)
-            out += "(" + spacing.opening
+            let marks = Self.marks("(", ",", ")", depth: depth, multiLine: multiLine)
+            out += marks.opening
             for (position, element) in elements.enumerated() {
-                out += spacing.indent
+                if multiLine { out += marks.indent }
                 do { try append(element, key: key, depth: depth + 1, multiLine: multiLine) } catch { throw error.inside(.index(position)) }
-                out += "," + spacing.separator
+                out += marks.terminator
             }
-            out += spacing.closing + ")"
+            out += marks.closing
         case .string(let string):
             try meter.charge(depth: depth, payload: string.utf8.count)
             if layout.objects[string] != nil, !XcodeProjectLayout.uncommentedKeys.contains(key ?? "") {
@@ -339,16 +340,17 @@ private struct Writer {
         }
     }
 
-    /// What follows a container's opening bracket, what stands before each
-    /// member and after its `;` or `,`, and what stands before the closing
-    /// bracket: Xcode's lines and tabs, or an inline container's spaces.
-    private static func punctuation(depth: Int, multiLine: Bool) -> (opening: String, indent: String, separator: String, closing: String) {
-        guard multiLine else { return ("", "", " ", "") }
+    /// A container's brackets and the mark after each member, with Xcode's
+    /// line breaks and the tabs before each member and the closing bracket
+    /// (`multiLine`), or with a space after each mark (inline).
+    private static func marks(_ open: String, _ mark: String, _ close: String, depth: Int,
+                              multiLine: Bool) -> (opening: String, indent: String, terminator: String, closing: String) {
+        guard multiLine else { return (open, "", mark + " ", close) }
         let tabs = String(repeating: "\t", count: depth)
-        return ("\n", tabs + "\t", "\n", tabs)
+        return (open + "\n", tabs + "\t", mark + "\n", tabs + close)
     }
 
-        /// A container opens at `depth`: within the depth limit.
+    /// A container opens at `depth`: within the depth limit.
     private func enter(_ depth: Int) throws(PropertyListError) {
         // depthLimitExceeded
         guard depth < maxDepth else { throw PropertyListError(.depthLimitExceeded, "containers nest deeper than \(maxDepth)") }
