@@ -66,17 +66,6 @@ extension PropertyListValue {
     /// True for the binary null object.
     @inlinable public var isNull: Bool { if case .null = self { return true }; return false }
 
-    /// The value under `key`, if this is a dictionary that has it.
-    @inlinable
-    public subscript(key: String) -> PropertyListValue? { dictionaryValue?[key] }
-
-    /// The element at `index`, if this is an array that long.
-    @inlinable
-    public subscript(index: Int) -> PropertyListValue? {
-        guard case .array(let elements) = self, elements.indices.contains(index) else { return nil }
-        return elements[index]
-    }
-
     /// The payload of a scalar in its expanded size (``ExpandedSize``): a
     /// string's UTF-8 bytes, data's bytes, 0 for other values.
     @usableFromInline package var payloadBytes: Int {
@@ -193,3 +182,28 @@ extension PropertyListValue {
     /// True when `seconds` since 2001 lies in ``dateRange`` (false for NaN and infinities).
     @inlinable public static func isValidDate(_ seconds: Double) -> Bool { dateRange.contains(seconds) }
 }
+
+/// A value tree whose containers include arrays and string-keyed
+/// dictionaries (``PropertyListValue``, and the userInfo value built on this
+/// module): its subscripts by key and by index, written once.
+public protocol StringKeyedTree: Hashable, Sendable {
+    /// The elements, if this is an array.
+    var arrayValue: [Self]? { get }
+    /// The entries, if this is a dictionary.
+    var dictionaryValue: StringKeyedDictionary<Self>? { get }
+}
+
+extension StringKeyedTree {
+    /// The value under `key`, if this is a dictionary that has it.
+    @inlinable
+    public subscript(key: String) -> Self? { dictionaryValue?[key] }
+
+    /// The element at `index`, if this is an array that long.
+    @inlinable
+    public subscript(index: Int) -> Self? {
+        guard let elements = arrayValue, elements.indices.contains(index) else { return nil }
+        return elements[index]
+    }
+}
+
+extension PropertyListValue: StringKeyedTree {}

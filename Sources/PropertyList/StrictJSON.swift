@@ -137,26 +137,11 @@ package struct StrictJSON: ~Escapable {
             var node: Node
             switch first {
             case UInt8(ascii: "{"):
-                advance()
-                skipWhitespace()
-                if current == UInt8(ascii: "}") {
-                    advance()
-                    node = .object([], at: start)
-                } else {
-                    stack.append(Frame(start: start, isObject: true))
-                    try memberKey(&stack[stack.count - 1])
-                    continue
-                }
+                guard let empty = try open(isObject: true, at: start, &stack) else { continue }
+                node = empty
             case UInt8(ascii: "["):
-                advance()
-                skipWhitespace()
-                if current == UInt8(ascii: "]") {
-                    advance()
-                    node = .array([], at: start)
-                } else {
-                    stack.append(Frame(start: start, isObject: false))
-                    continue
-                }
+                guard let empty = try open(isObject: false, at: start, &stack) else { continue }
+                node = empty
             case UInt8(ascii: "\""): node = .string(try string(), at: start)
             case UInt8(ascii: "t"): try literal("true"); node = .bool(true, at: start)
             case UInt8(ascii: "f"): try literal("false"); node = .bool(false, at: start)
@@ -193,6 +178,22 @@ package struct StrictJSON: ~Escapable {
             }
             if stack.isEmpty { return node }
         }
+    }
+
+    /// An object or array opens at `start`, its bracket at the cursor: its
+    /// node when it is empty; else nil, its frame pushed (an object's read up
+    /// to where its first value starts).
+    @inline(__always)
+    private mutating func open(isObject: Bool, at start: Position, _ stack: inout [Frame]) throws(Failure) -> Node? {
+        advance()
+        skipWhitespace()
+        if current == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
+            advance()
+            return isObject ? .object([], at: start) : .array([], at: start)
+        }
+        stack.append(Frame(start: start, isObject: isObject))
+        if isObject { try memberKey(&stack[stack.count - 1]) }
+        return nil
     }
 
     /// An object member's key and colon, up to where its value starts.

@@ -253,7 +253,7 @@ private struct Writer {
                 try sections()
                 out += "\t}"
             } else {
-                do { try append(member, key: key, indent: 1) } catch { throw error.inside(.key(key)) }
+                do { try append(member, key: key, depth: 1, multiLine: true) } catch { throw error.inside(.key(key)) }
             }
             out += ";\n"
         }
@@ -283,11 +283,7 @@ private struct Writer {
             try meter.charge(depth: 2, payload: id.utf8.count)
             out += "\t\t" + (try reference(id)) + " = "
             do {
-                if XcodeProjectLayout.isOneLine(object) {
-                    try appendInline(object, key: nil, depth: 2)
-                } else {
-                    try append(object, key: nil, indent: 2)
-                }
+                try append(object, key: nil, depth: 2, multiLine: !XcodeProjectLayout.isOneLine(object))
             } catch {
                 throw error.inside(.key("objects")).inside(.key(id))
             }
@@ -300,57 +296,36 @@ private struct Writer {
 
     // MARK: Values
 
-    /// A value on lines of its own, `indent` tabs deep; `key` is the key it is
-    /// the value of (which decides whether an object ID gets its comment).
-    private mutating func append(_ value: PropertyListValue, key: String?, indent: Int) throws(PropertyListError) {
-        let tabs = String(repeating: "\t", count: indent)
-        switch value {
-        case .dictionary(let dictionary):
-            try enter(indent)
-            out += "{\n"
-            for member in XcodeProjectLayout.keyOrder(dictionary) {
-                try meter.charge(depth: indent + 1, payload: member.utf8.count)
-                out += tabs + "\t" + XcodeProjectLayout.text(member) + " = "
-                do { try append(dictionary[member]!, key: member, indent: indent + 1) } catch { throw error.inside(.key(member)) }
-                out += ";\n"
-            }
-            out += tabs + "}"
-        case .array(let elements):
-            try enter(indent)
-            out += "(\n"
-            for (position, element) in elements.enumerated() {
-                out += tabs + "\t"
-                do { try append(element, key: key, indent: indent + 1) } catch { throw error.inside(.index(position)) }
-                out += ",\n"
-            }
-            out += tabs + ")"
-        default:
-            try appendInline(value, key: key, depth: indent)
-        }
-    }
-
-    /// A value on the current line: a scalar, a reference with its comment,
-    /// or a container as `{k = v; }` / `(a, b, )`.
-    private mutating func appendInline(_ value: PropertyListValue, key: String?, depth: Int) throws(PropertyListError) {
+    /// A value `depth` containers deep; `key` is the key it is the value of
+    /// (which decides whether an object ID gets its comment). A container
+    /// on lines of its own (`multiLine`: each member on a line one tab
+    /// deeper than its brackets), or on the current line as `{k = v; }` /
+    /// `(a, b, )`, and so is everything inside it; a scalar, or a reference
+    /// with its comment, on the current line.
+    private mutating func append(_ value: PropertyListValue, key: String?, depth: Int, multiLine: Bool) throws(PropertyListError) {
         switch value {
         case .dictionary(let dictionary):
             try enter(depth)
-            out += "{"
+            let marks = Self.marks("{", ";", "}", depth: depth, multiLine: multiLine)
+            out += marks.opening
             for member in XcodeProjectLayout.keyOrder(dictionary) {
                 try meter.charge(depth: depth + 1, payload: member.utf8.count)
+                if multiLine { out += marks.indent }
                 out += XcodeProjectLayout.text(member) + " = "
-                do { try appendInline(dictionary[member]!, key: member, depth: depth + 1) } catch { throw error.inside(.key(member)) }
-                out += "; "
+                do { try append(dictionary[member]!, key: member, depth: depth + 1, multiLine: multiLine) } catch { throw error.inside(.key(member)) }
+                out += marks.terminator
             }
-            out += "}"
+            out += marks.closing
         case .array(let elements):
             try enter(depth)
-            out += "("
+            let marks = Self.marks("(", ",", ")", depth: depth, multiLine: multiLine)
+            out += marks.opening
             for (position, element) in elements.enumerated() {
-                do { try appendInline(element, key: key, depth: depth + 1) } catch { throw error.inside(.index(position)) }
-                out += ", "
+                if multiLine { out += marks.indent }
+                do { try append(element, key: key, depth: depth + 1, multiLine: multiLine) } catch { throw error.inside(.index(position)) }
+                out += marks.terminator
             }
-            out += ")"
+            out += marks.closing
         case .string(let string):
             try meter.charge(depth: depth, payload: string.utf8.count)
             if layout.objects[string] != nil, !XcodeProjectLayout.uncommentedKeys.contains(key ?? "") {
@@ -363,6 +338,16 @@ private struct Writer {
             try meter.charge(depth: depth, payload: value.payloadBytes)
             out += String(decoding: try OpenStepWriter().write(value).dropLast(), as: UTF8.self)
         }
+    }
+
+    /// A container's brackets and the mark after each member, with Xcode's
+    /// line breaks and the tabs before each member and the closing bracket
+    /// (`multiLine`), or with a space after each mark (inline).
+    private static func marks(_ open: String, _ mark: String, _ close: String, depth: Int,
+                              multiLine: Bool) -> (opening: String, indent: String, terminator: String, closing: String) {
+        guard multiLine else { return (open, "", mark + " ", close) }
+        let tabs = String(repeating: "\t", count: depth)
+        return (open + "\n", tabs + "\t", mark + "\n", tabs + close)
     }
 
     /// A container opens at `depth`: within the depth limit.

@@ -104,6 +104,17 @@ struct TypedJSONConverter {
         return text
     }
 
+    /// The text of a scalar's one field, `value` (the type has no other),
+    /// read by `parse`; a text `parse` refuses is `code`, for `reason`.
+    private func valueText<T>(_ fields: [String: StrictJSON.Node], type: String, _ node: StrictJSON.Node,
+                              _ code: ErrorCode, _ reason: (String) -> String,
+                              _ parse: (String) -> T?) throws(UserInfoError) -> T {
+        try expectFields(fields, ["value"], type: type, node)
+        let text = try stringField(fields["value"]!, type: type)
+        guard let value = parse(text) else { throw error(code, reason(text), fields["value"]!) }
+        return value
+    }
+
     /// Adds to the expanded size: each node as it is met (8 + its depth), its payload once read.
     private mutating func charge(_ bytes: Int, _ node: StrictJSON.Node) throws(UserInfoError) {
         expandedSize = ExpandedSize.add(expandedSize, bytes)
@@ -142,20 +153,13 @@ struct TypedJSONConverter {
             try expectFields(fields, ["value"], type: type, node)
             return .string(try stringField(fields["value"]!, type: type))
         case "integer":
-            try expectFields(fields, ["value"], type: type, node)
-            let text = try stringField(fields["value"]!, type: type)
             // invalidNumber: canonical decimal, in [-2^63, 2^64).
-            guard TypedJSONSyntax.isCanonicalInteger(text), let integer = PropertyListInteger(decimal: text) else {
-                throw error(.invalidNumber, "\"\(text)\" is not a canonical decimal integer in [-2^63, 2^64)", fields["value"]!)
-            }
-            return .integer(integer)
+            return .integer(try valueText(fields, type: type, node, .invalidNumber, { "\"\($0)\" is not a canonical decimal integer in [-2^63, 2^64)" }) {
+                TypedJSONSyntax.isCanonicalInteger($0) ? PropertyListInteger(decimal: $0) : nil
+            })
         case "real":
-            try expectFields(fields, ["value"], type: type, node)
-            let text = try stringField(fields["value"]!, type: type)
-            guard let real = TypedJSONSyntax.real(text) else {
-                throw error(.invalidNumber, "\"\(text)\" is not a real (a finite JSON number, nan, inf or -inf)", fields["value"]!)
-            }
-            return .real(real)
+            return .real(try valueText(fields, type: type, node, .invalidNumber, { "\"\($0)\" is not a real (a finite JSON number, nan, inf or -inf)" },
+                                       TypedJSONSyntax.real))
         case "bool":
             try expectFields(fields, ["value"], type: type, node)
             guard case .bool(let flag, _) = fields["value"]! else {
@@ -163,19 +167,13 @@ struct TypedJSONConverter {
             }
             return .bool(flag)
         case "date":
-            try expectFields(fields, ["value"], type: type, node)
-            let text = try stringField(fields["value"]!, type: type)
-            guard let seconds = CivilTime.secondsSinceReference(iso8601: text) else {
-                throw error(.invalidDate, "\"\(text)\" is not a UTC date YYYY-MM-DDTHH:MM:SS[.fraction]Z", fields["value"]!)
+            let seconds = try valueText(fields, type: type, node, .invalidDate, { "\"\($0)\" is not a UTC date YYYY-MM-DDTHH:MM:SS[.fraction]Z" }) {
+                CivilTime.secondsSinceReference(iso8601: $0)
             }
             return .date(Date(timeIntervalSinceReferenceDate: seconds))
         case "data":
-            try expectFields(fields, ["value"], type: type, node)
-            let text = try stringField(fields["value"]!, type: type)
-            guard let data = TypedJSONSyntax.base64(text) else {
-                throw error(.invalidBase64, "the value of a data is not canonical padded base64", fields["value"]!)
-            }
-            return .data(data)
+            return .data(try valueText(fields, type: type, node, .invalidBase64, { _ in "the value of a data is not canonical padded base64" },
+                                       TypedJSONSyntax.base64))
         default:
             return nil
         }
@@ -342,12 +340,9 @@ struct TypedJSONConverter {
                 try expectFields(fields, [], type: type, node)
                 leaf = .null
             case "uuid":
-                try expectFields(fields, ["value"], type: type, node)
-                let text = try stringField(fields["value"]!, type: type)
-                guard TypedJSONSyntax.isUUID(text), let uuid = UUID(uuidString: text) else {
-                    throw error(.invalidUUID, "\"\(text)\" is not a UUID (8-4-4-4-12 hexadecimal digits)", fields["value"]!)
-                }
-                leaf = .uuid(uuid)
+                leaf = .uuid(try valueText(fields, type: type, node, .invalidUUID, { "\"\($0)\" is not a UUID (8-4-4-4-12 hexadecimal digits)" }) {
+                    TypedJSONSyntax.isUUID($0) ? UUID(uuidString: $0) : nil
+                })
             case "uid":
                 // notUserInfoType
                 throw error(.notUserInfoType, "a uid is not a userInfo value", node)
@@ -368,12 +363,9 @@ struct TypedJSONConverter {
         } else {
             switch type {
             case "uid":
-                try expectFields(fields, ["value"], type: type, node)
-                let text = try stringField(fields["value"]!, type: type)
-                guard TypedJSONSyntax.isCanonicalInteger(text), let uid = UInt32(text) else {
-                    throw error(.invalidNumber, "\"\(text)\" is not a UID (a decimal in [0, 2^32))", fields["value"]!)
-                }
-                leaf = .uid(uid)
+                leaf = .uid(try valueText(fields, type: type, node, .invalidNumber, { "\"\($0)\" is not a UID (a decimal in [0, 2^32))" }) {
+                    TypedJSONSyntax.isCanonicalInteger($0) ? UInt32($0) : nil
+                })
             case "null":
                 try expectFields(fields, [], type: type, node)
                 leaf = .null

@@ -138,15 +138,6 @@ extension UserInfoValue {
     /// True for `NSNull`.
     public var isNull: Bool { if case .null = self { return true }; return false }
 
-    /// The value under `key`, if this is a dictionary that has it.
-    public subscript(key: String) -> UserInfoValue? { dictionaryValue?[key] }
-
-    /// The element at `index`, if this is an array that long.
-    public subscript(index: Int) -> UserInfoValue? {
-        guard case .array(let elements) = self, elements.indices.contains(index) else { return nil }
-        return elements[index]
-    }
-
     /// The payload of a node in the expanded size (``ExpandedSize``): a string's
     /// UTF-8 bytes, data's bytes, 16 for a UUID, a URL's relative string in
     /// UTF-8 (its base is a node of its own), 0 otherwise.
@@ -284,3 +275,5 @@ extension UserInfoValue: ExpressibleByNilLiteral {
     /// `nil` in a literal is `NSNull`.
     public init(nilLiteral: ()) { self = .null }
 }
+
+extension UserInfoValue: StringKeyedTree {}

@@ -40,12 +40,30 @@ enum PlutilType: String, CaseIterable, ExpressibleByArgument {
     }
 }
 
-/// `--expect TYPE`: the value must be of that type (``ErrorCode/unexpectedType``, exit 1).
-func checkExpected(_ type: PlutilType?, _ value: PropertyListValue, at path: PlutilKeyPath) throws {
-    guard let type else { return }
-    let found = PlutilType.name(of: value)
-    // unexpectedType
-    guard found == type.rawValue else {
-        throw PropertyListError(.unexpectedType, "the value at \"\(path)\" is \(PlutilType.article(found)) \(found), not \(PlutilType.article(type.rawValue)) \(type.rawValue)")
+/// The one property list a verb reads (`-` for standard input), shared by
+/// `extract` and `type`.
+struct InputFile: ParsableArguments {
+    @Argument(help: "The property list ('-' for standard input).")
+    var file: String
+}
+
+/// `--expect TYPE`, shared by `extract` and `type`: the value at the key path
+/// must be of that type (``ErrorCode/unexpectedType``, exit 1).
+struct ExpectOption: ParsableArguments {
+    @Option(help: "Fail (exit 1) unless the value is of this type.")
+    var expect: PlutilType?
+
+    /// The value at `keyPath` in `input`'s document, and the parsed path,
+    /// once it is of the expected type.
+    func value(at keyPath: String, of input: InputFile) throws -> (value: PropertyListValue, path: PlutilKeyPath) {
+        let path = try PlutilKeyPath(parsing: keyPath)
+        let value = try readDocument(input.file).value.value(at: path)
+        guard let expect else { return (value, path) }
+        let found = PlutilType.name(of: value)
+        // unexpectedType
+        guard found == expect.rawValue else {
+            throw PropertyListError(.unexpectedType, "the value at \"\(path)\" is \(PlutilType.article(found)) \(found), not \(PlutilType.article(expect.rawValue)) \(expect.rawValue)")
+        }
+        return (value, path)
     }
 }

@@ -21,11 +21,9 @@ struct Extract: ParsableCommand {
     @Argument(help: "xml1, binary1, json, typed-json or raw.")
     var format: Format
 
-    @Argument(help: "The property list ('-' for standard input).")
-    var file: String
+    @OptionGroup var input: InputFile
 
-    @Option(help: "Fail (exit 1) unless the value is of this type: \(PlutilType.allCases.map(\.rawValue).joined(separator: ", ")).")
-    var expect: PlutilType?
+    @OptionGroup var expect: ExpectOption
 
     @Flag(name: [.customShort("n"), .customLong("no-newline")], help: "raw: no newline after the value (plutil -n).")
     var noNewline = false
@@ -35,10 +33,8 @@ struct Extract: ParsableCommand {
     @OptionGroup var style: StyleOptions
 
     func run() throws {
-        try reporting(file) {
-            let path = try PlutilKeyPath(parsing: keyPath)
-            let value = try readDocument(file).value.value(at: path)
-            try checkExpected(expect, value, at: path)
+        try reporting(input.file) {
+            let (value, path) = try expect.value(at: keyPath, of: input)
             func document(_ format: DocumentFormat) throws -> [UInt8] {
                 try Document.writeBytes(value, as: format, keyOrder: style.keyOrder(for: format), readable: style.readable, compact: style.compact)
             }

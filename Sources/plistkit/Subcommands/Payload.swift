@@ -13,12 +13,6 @@ struct Payload: ParsableCommand {
         subcommands: [Check.self, Translate.self, Encode.self, Decode.self]
     )
 
-    /// Reads a typed-JSON envelope (as `encode` and `translate` take it).
-    static func envelope(_ file: String) throws -> ActivityPayload {
-        let bytes = try Files.read(file, limit: PropertyListLimits.payload.maxInputBytes)
-        return try ActivityPayload(envelope: try Document.userInfo(typedJSON: bytes, limits: .payload))
-    }
-
     /// Writes a payload's envelope as typed JSON (as `decode` and `translate` give it).
     static func write(_ payload: ActivityPayload, to output: OutputOptions) throws {
         try output.write(try Document.typedJSON(payload.envelope))
@@ -30,8 +24,7 @@ struct Payload: ParsableCommand {
             discussion: "The report goes to standard output. Over --budget is a warning; over --hard-limit, or any other violation, is one error line on standard error and exit 1."
         )
 
-        @Argument(help: "The payload: an activity container, userInfo as MP or a keyed archive ('-' for standard input).")
-        var file: String
+        @OptionGroup var input: WireInput
 
         @OptionGroup var budget: BudgetOptions
 
@@ -56,8 +49,8 @@ struct Payload: ParsableCommand {
             if let infoPlist {
                 try reporting(infoPlist) { declarations = try AppDeclarations(infoPlist: try readDocument(infoPlist).value) }
             }
-            try reporting(file) {
-                let bytes = try Files.read(file, limit: PropertyListLimits.payload.maxInputBytes)
+            try reporting(input.file) {
+                let bytes = try input.bytes()
                 var codec = PayloadCodec(layout: layoutOptions.layout(layout), versioning: versions.versioning, budget: budget.sizeBudget)
                 codec.reportsCostPerKeyPath = true
                 let decoded = try codec.decode(Data(bytes))
@@ -97,8 +90,7 @@ struct Payload: ParsableCommand {
             discussion: "Reads a typed-JSON envelope as the sender's app has it (file URLs in the --from layout), encodes it as that sender, decodes the wire form as the receiver (--to), and writes the receiver's typed-JSON envelope."
         )
 
-        @Argument(help: "The typed-JSON envelope as the sender has it ('-' for standard input).")
-        var file: String
+        @OptionGroup var input: EnvelopeInput
 
         @Option(help: "The sender's layout: macos:HOME, ios or root:PATH.")
         var from: String
@@ -120,11 +112,11 @@ struct Payload: ParsableCommand {
         }
 
         func run() throws {
-            try reporting(file) {
+            try reporting(input.file) {
                 var sender = PayloadCodec(layout: layoutOptions.layout(from), budget: budget.sizeBudget, userInfoForm: wire.form)
                 sender.compresses = !wire.noCompression
                 let receiver = PayloadCodec(layout: layoutOptions.layout(to))
-                let received = try receiver.decode(try sender.encode(try Payload.envelope(file)).data)
+                let received = try receiver.decode(try sender.encode(try input.envelope()).data)
                 try Payload.write(received.payload, to: output)
             }
         }
@@ -136,8 +128,7 @@ struct Payload: ParsableCommand {
             discussion: "The envelope is a typed-JSON dict with activityType, userInfo and the optional fields (Specs/payload.md). File URLs are translated for the sender's --layout; the version is stamped with --version-key and --version. The userInfo is written as MP (Apple's current form) or, with --userinfo-form keyed-archive, as a keyed archive for older peers; the container is bzip2-compressed as Apple's sender does unless --no-compression."
         )
 
-        @Argument(help: "The typed-JSON envelope ('-' for standard input).")
-        var file: String
+        @OptionGroup var input: EnvelopeInput
 
         @Option(help: "The sender's layout: macos:HOME, ios or root:PATH.")
         var layout: String?
@@ -168,13 +159,13 @@ struct Payload: ParsableCommand {
         }
 
         func run() throws {
-            try reporting(file) {
+            try reporting(input.file) {
                 var codec = PayloadCodec(layout: layoutOptions.layout(layout), budget: budget.sizeBudget, userInfoForm: wire.form)
                 codec.compresses = !wire.noCompression
                 if let versionKey, let version, let current = PayloadVersion(version) {
                     codec.versioning = PayloadVersioning(key: versionKey, current: current)
                 }
-                var payload = try Payload.envelope(file)
+                var payload = try input.envelope()
                 if let document {
                     // A document activity (Specs/payload.md, "Document activities"): the URL beside the app's keys.
                     let activity = DocumentActivity(activityType: payload.activityType, documentURL: UserInfoURL(relative: document), userInfo: payload.userInfo)
@@ -194,8 +185,7 @@ struct Payload: ParsableCommand {
             discussion: "Container references resolve against the receiver's --layout; --version-key with --supports checks the version."
         )
 
-        @Argument(help: "The payload: an activity container, userInfo as MP or a keyed archive ('-' for standard input).")
-        var file: String
+        @OptionGroup var input: WireInput
 
         @Option(help: "The receiver's layout: macos:HOME, ios or root:PATH.")
         var layout: String?
@@ -209,12 +199,35 @@ struct Payload: ParsableCommand {
         func validate() throws { try LayoutOptions.check(layout, option: "--layout") }
 
         func run() throws {
-            try reporting(file) {
-                let bytes = try Files.read(file, limit: PropertyListLimits.payload.maxInputBytes)
+            try reporting(input.file) {
+                let bytes = try input.bytes()
                 let codec = PayloadCodec(layout: layoutOptions.layout(layout), versioning: versions.versioning)
                 try Payload.write(try codec.decode(Data(bytes)).payload, to: output)
             }
         }
+    }
+}
+
+/// The wire form `payload check` and `decode` read (`-` for standard input),
+/// within the payload's input limit.
+struct WireInput: ParsableArguments {
+    @Argument(help: "The payload: an activity container, userInfo as MP or a keyed archive ('-' for standard input).")
+    var file: String
+
+    /// The file's bytes.
+    func bytes() throws -> [UInt8] { try Files.read(file, limit: PropertyListLimits.payload.maxInputBytes) }
+}
+
+/// The typed-JSON envelope `payload encode` and `translate` read (`-` for
+/// standard input), within the payload's limits.
+struct EnvelopeInput: ParsableArguments {
+    @Argument(help: "The typed-JSON envelope as the sender has it ('-' for standard input).")
+    var file: String
+
+    /// The envelope as a payload.
+    func envelope() throws -> ActivityPayload {
+        let bytes = try Files.read(file, limit: PropertyListLimits.payload.maxInputBytes)
+        return try ActivityPayload(envelope: try Document.userInfo(typedJSON: bytes, limits: .payload))
     }
 }
 

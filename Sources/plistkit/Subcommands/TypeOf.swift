@@ -14,18 +14,13 @@ struct TypeOf: ParsableCommand {
     @Argument(help: "The key path (dot-separated; \\. is a literal dot).")
     var keyPath: String
 
-    @Argument(help: "The property list ('-' for standard input).")
-    var file: String
+    @OptionGroup var input: InputFile
 
-    @Option(help: "Fail (exit 1) unless the value is of this type.")
-    var expect: PlutilType?
+    @OptionGroup var expect: ExpectOption
 
     func run() throws {
-        try reporting(file) {
-            let path = try PlutilKeyPath(parsing: keyPath)
-            let value = try readDocument(file).value.value(at: path)
-            try checkExpected(expect, value, at: path)
-            try Console.line(PlutilType.name(of: value))
+        try reporting(input.file) {
+            try Console.line(PlutilType.name(of: try expect.value(at: keyPath, of: input).value))
         }
     }
 }
