@@ -318,14 +318,7 @@ struct BeyondPlutilCLITests {
 
     /// Every file of the shared corpora (real-world and conformance), sorted.
     static func corpusFiles() throws -> [String] {
-        var files: [String] = []
-        for root in [Paths.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/realworld"), Paths.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/conformance")] {
-            let enumerator = try #require(FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey]))
-            for case let url as URL in enumerator where (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
-                files.append(url.path)
-            }
-        }
-        return files.sorted()
+        try Paths.sharedCorpusFiles().map(\.path)
     }
 
     @Test("lint --jobs: the same lines in the same order as one at a time, over both shared corpora")

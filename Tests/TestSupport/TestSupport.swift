@@ -23,6 +23,31 @@ public enum Paths {
     }()
 
     public static func product(_ name: String) -> URL { products.appendingPathComponent(name) }
+
+    /// `../shared`, beside the package (in CI as in a checkout).
+    public static let shared = packageRoot.deletingLastPathComponent().appendingPathComponent("shared")
+
+    /// A shared corpus folder is missing: a check that would be skipped fails instead.
+    public struct MissingCorpus: Error, CustomStringConvertible {
+        public let path: String
+        public var description: String { "\(path) is missing: a skipped check is a failed check" }
+    }
+
+    /// Every regular file of both shared corpora (../shared/realworld/files,
+    /// the files Apple's tools wrote, and ../shared/conformance), sorted.
+    public static func sharedCorpusFiles() throws -> [URL] {
+        var files: [URL] = []
+        for folder in ["realworld/files", "conformance"] {
+            let root = shared.appendingPathComponent(folder)
+            guard let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey]) else {
+                throw MissingCorpus(path: root.path)
+            }
+            for case let url as URL in enumerator where (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
+                files.append(url)
+            }
+        }
+        return files.sorted { $0.path < $1.path }
+    }
 }
 
 /// Builds a `bplist00` file from object encodings laid out in order after the
