@@ -59,6 +59,20 @@ struct XMLMarkupScanTests {
         #expect(MarkupScan.firstFailure(in: Array("<key>&#0000000060;</key>".utf8).span)?.code == .longCharacterReference)
     }
 
+    /// Up to 60 pieces, and now and then (one in `oneRunIn`) a run of 30 to
+    /// 1,100 text bytes, around the tag limit.
+    static func document(_ random: inout TestRandom, pieces: [String], oneRunIn: Int) -> [UInt8] {
+        var document: [UInt8] = []
+        for _ in 0..<Int.random(in: 0...60, using: &random) {
+            if Int.random(in: 0..<oneRunIn, using: &random) == 0 {
+                document += [UInt8](repeating: UInt8(ascii: "x"), count: Int.random(in: 30...1100, using: &random))
+            } else {
+                document += Array(pieces[Int.random(in: 0..<pieces.count, using: &random)].utf8)
+            }
+        }
+        return document
+    }
+
     @Test("the scan agrees with its model on 30,000 random documents")
     func randomDocuments() {
         var random = TestRandom(seed: 46)
@@ -66,14 +80,7 @@ struct XMLMarkupScanTests {
                       "</string>", "<key>", "</key>", "<integer>", "=", "?", "<=", ">?", "--", "]]", "&amp;", "&#60;", "&#x3C;",
                       "&#000000060;", "&#0000000060;", "&#", "&#x", ";", "<k", "<ke", "<str", "&lt;"]
         for _ in 0..<30_000 {
-            var document: [UInt8] = []
-            for _ in 0..<Int.random(in: 0...60, using: &random) {
-                if Int.random(in: 0..<14, using: &random) == 0 {
-                    document += [UInt8](repeating: UInt8(ascii: "x"), count: Int.random(in: 30...1100, using: &random))
-                } else {
-                    document += Array(pieces[Int.random(in: 0..<pieces.count, using: &random)].utf8)
-                }
-            }
+            let document = Self.document(&random, pieces: pieces, oneRunIn: 14)
             Self.agree(document, "\(random): \(String(decoding: document.prefix(300), as: UTF8.self))")
         }
     }
@@ -84,14 +91,7 @@ struct XMLMarkupScanTests {
         let pieces = ["<", ">", "<!--", "-->", "<![CDATA[", "]]>", "<!", "a", "\n", "<string>", "</string>", "<key>", "<=", ">?", "--"]
         var decidedByGaps = 0
         for _ in 0..<30_000 {
-            var document: [UInt8] = []
-            for _ in 0..<Int.random(in: 0...60, using: &random) {
-                if Int.random(in: 0..<4, using: &random) == 0 {
-                    document += [UInt8](repeating: UInt8(ascii: "x"), count: Int.random(in: 30...1100, using: &random))
-                } else {
-                    document += Array(pieces[Int.random(in: 0..<pieces.count, using: &random)].utf8)
-                }
-            }
+            let document = Self.document(&random, pieces: pieces, oneRunIn: 4)
             if MarkupScan.noTagCanBeTooLong(in: document.span) {
                 decidedByGaps += 1
                 #expect(Model.modelFirstFailure(in: document.span) == nil, "\(random): \(String(decoding: document.prefix(300), as: UTF8.self))")
