@@ -18,9 +18,26 @@ package enum StrictBase64 {
         var quad: UInt32 = 0
         var symbols = 0
         var padding = 0
+        let sextet = Self.sextet
         let valid = { () -> Bool in
-            for index in 0..<bytes.count {
+            let count = bytes.count
+            var index = 0
+            while index < count {
+                // A whole group of four symbols, no padding or whitespace in it: three bytes at once.
+                if symbols & 3 == 0, index &+ 4 <= count {
+                    let a = sextet[Int(bytes[index])], b = sextet[Int(bytes[index &+ 1])]
+                    let c = sextet[Int(bytes[index &+ 2])], d = sextet[Int(bytes[index &+ 3])]
+                    if a | b | c | d < 64 {
+                        guard padding == 0 else { return false }
+                        let group = UInt64(a) &<< 18 | UInt64(b) &<< 12 | UInt64(c) &<< 6 | UInt64(d)
+                        output.append(bigEndian: group, width: 3)
+                        symbols &+= 4
+                        index &+= 4
+                        continue
+                    }
+                }
                 let byte = bytes[index]
+                index &+= 1
                 let digit = sextet[Int(byte)]
                 if digit < 64 {
                     // A symbol after padding.
