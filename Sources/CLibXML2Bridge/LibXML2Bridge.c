@@ -24,8 +24,9 @@ struct activitycodec_xml_parser {
     /// The document not yet handed to libxml2.
     const char *next;
     size_t remaining;
-    /// Set by the reader while an element that holds text is open; otherwise
-    /// text that is only whitespace is not forwarded (see on_characters).
+    /// Non-zero while an element that holds text is open (the reader's answer
+    /// to its start); otherwise text that is only whitespace is not forwarded
+    /// (see on_characters).
     int text_wanted;
 };
 
@@ -54,12 +55,14 @@ static inline activitycodec_xml_parser *bridge(void *context) {
 
 static void on_start_element(void *context, const xmlChar *name, const xmlChar **attributes) {
     activitycodec_xml_parser *parser = bridge(context);
-    parser->events.start_element(parser->user, name, attributes);
+    parser->text_wanted = parser->events.start_element(parser->user, name, attributes);
 }
 
 static void on_end_element(void *context, const xmlChar *name) {
     (void)name;
     activitycodec_xml_parser *parser = bridge(context);
+    // Scalars do not nest: whatever closes, the element now open holds elements.
+    parser->text_wanted = 0;
     parser->events.end_element(parser->user);
 }
 
@@ -199,8 +202,6 @@ int activitycodec_xml_parser_closed_empty(const activitycodec_xml_parser *parser
     if (input == NULL || input->cur == NULL || input->base == NULL || input->cur - input->base < 2) return 0;
     return input->cur[-2] == '/' && input->cur[-1] == '>';
 }
-
-void activitycodec_xml_parser_want_text(activitycodec_xml_parser *parser, int wanted) { parser->text_wanted = wanted; }
 
 void activitycodec_xml_parser_stop(activitycodec_xml_parser *parser) { xmlStopParser(parser->context); }
 

@@ -267,9 +267,9 @@ struct PlistGrammar: ~Copyable {
             }
             // Control characters in strings: the marks back into controls, before the string is made.
             if restoresMarks, kind == .string { restoredMarks += XMLInput.restoringMarks(in: &text) }
-            let limits = self.limits
-            value = try ScalarText.value(kind, text.span, limits: limits)
-            try charge(value.payloadBytes)
+            value = try ScalarText.value(kind, text.span, maxDataBytes: limits.maxDataBytes)
+            // Only strings and data weigh more than their node (ExpandedSize.node, charged as the element opened).
+            if kind == .string || kind == .data { try charge(value.payloadBytes) }
             try deliver(value)
             return
         }

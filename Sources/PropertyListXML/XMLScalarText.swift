@@ -5,7 +5,7 @@ import FoundationEssentials
 enum ScalarText {
     /// The value of a scalar element from its text, read as bytes: only a
     /// `<string>` (and an error message) becomes a `String`.
-    static func value(_ kind: PlistGrammar.ScalarKind, _ text: Span<UInt8>, limits: PropertyListLimits) throws(PropertyListError) -> PropertyListValue {
+    static func value(_ kind: PlistGrammar.ScalarKind, _ text: Span<UInt8>, maxDataBytes: Int) throws(PropertyListError) -> PropertyListValue {
         func shown() -> String { text.bytes.decodedString }
         switch kind {
         case .string:
@@ -33,8 +33,8 @@ enum ScalarText {
                 throw PropertyListError(.invalidData, "<data> is not padded base64")
             }
             // dataLimitExceeded
-            guard data.count <= limits.maxDataBytes else {
-                throw PropertyListError(.dataLimitExceeded, "data of \(data.count) bytes, over the limit of \(limits.maxDataBytes)")
+            guard data.count <= maxDataBytes else {
+                throw PropertyListError(.dataLimitExceeded, "data of \(data.count) bytes, over the limit of \(maxDataBytes)")
             }
             return .data(data)
         case .key:

@@ -19,8 +19,11 @@ typedef struct activitycodec_sax_events {
     /// has a prefix; libxml2 interns names, so one parser passes the same
     /// pointer for every occurrence of a name), and `attributes`, NULL or a
     /// NULL-terminated list of (qualified name, value) pairs in document order,
-    /// namespace declarations (`xmlns`, `xmlns:p`) among them.
-    void (*start_element)(void *context, const unsigned char *name, const unsigned char **attributes);
+    /// namespace declarations (`xmlns`, `xmlns:p`) among them. Returns non-zero
+    /// when the element holds text (a scalar or key), zero when it holds only
+    /// elements: inside it, and after any element closes, text that is only
+    /// whitespace (space, tab, line feed, carriage return) is not reported.
+    int (*start_element)(void *context, const unsigned char *name, const unsigned char **attributes);
     void (*end_element)(void *context);
     /// Character data, including ignorable whitespace.
     void (*characters)(void *context, const unsigned char *text, int length);
@@ -55,11 +58,6 @@ int activitycodec_xml_parser_run(activitycodec_xml_parser *parser);
 /// During an end_element event: non-zero when the element was written as an
 /// empty-element tag (`<name/>`), zero when it closed with `</name>`.
 int activitycodec_xml_parser_closed_empty(const activitycodec_xml_parser *parser);
-
-/// Tells the parser whether the innermost open element holds text (non-zero)
-/// or only elements (zero, the start): in the latter case, text that is only
-/// whitespace (space, tab, line feed, carriage return) is not reported.
-void activitycodec_xml_parser_want_text(activitycodec_xml_parser *parser, int wanted);
 
 /// Stops the parser: no further events are reported.
 void activitycodec_xml_parser_stop(activitycodec_xml_parser *parser);

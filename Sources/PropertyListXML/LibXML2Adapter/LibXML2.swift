@@ -77,12 +77,11 @@ final class XMLSAXParser {
                 try grammar.startElement(element, name: ElementName(pointer: name), attributes: ElementAttributes(raw: attributes))
             }
             // Scalars and keys hold text; containers hold elements and layout.
-            if case .scalar = element, let parser = session.pointee.parser { activitycodec_xml_parser_want_text(parser, 1) }
+            if case .scalar = element { return 1 }
+            return 0
         },
         end_element: { context in
             let session = XMLSAXParser.session(context)
-            // Scalars do not nest: whatever closes, the element now open holds elements.
-            if let parser = session.pointee.parser { activitycodec_xml_parser_want_text(parser, 0) }
             let parser = session.pointee.parser
             session.pointee.step { grammar throws(PropertyListError) in
                 try grammar.endElement(closedEmpty: { parser.map { activitycodec_xml_parser_closed_empty($0) != 0 } ?? false })
