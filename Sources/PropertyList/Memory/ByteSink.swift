@@ -27,9 +27,9 @@ extension GrowableBuffer where Element == UInt8 {
         }
     }
 
-    /// Copies `count` (at least 1) bytes. Up to 16 bytes (a scalar's text, a
-    /// key) are copied as two words, two halves or single bytes that may
-    /// overlap, without a call: a call to `memcpy` costs more than the copy.
+    /// Copies `count` (at least 1) bytes. Up to 32 bytes (a scalar's text, a
+    /// key) are copied as four or two words, two halves or single bytes that
+    /// may overlap, without a call: a call to `memcpy` costs more than the copy.
     @inlinable @inline(__always)
     static func copy(from source: UnsafeRawPointer, to target: UnsafeMutableRawPointer, count: Int) {
         if count >= 8 && count <= 16 {
@@ -46,6 +46,16 @@ extension GrowableBuffer where Element == UInt8 {
             for offset in 0..<count {
                 unsafe target.storeBytes(of: source.load(fromByteOffset: offset, as: UInt8.self), toByteOffset: offset, as: UInt8.self)
             }
+        } else if count <= 32 {
+            // The first 16 bytes and the last 16, which overlap unless count is 32.
+            let a = unsafe source.loadUnaligned(as: UInt64.self)
+            let b = unsafe source.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+            let c = unsafe source.loadUnaligned(fromByteOffset: count &- 16, as: UInt64.self)
+            let d = unsafe source.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+            unsafe target.storeBytes(of: a, as: UInt64.self)
+            unsafe target.storeBytes(of: b, toByteOffset: 8, as: UInt64.self)
+            unsafe target.storeBytes(of: c, toByteOffset: count &- 16, as: UInt64.self)
+            unsafe target.storeBytes(of: d, toByteOffset: count &- 8, as: UInt64.self)
         } else {
             unsafe target.copyMemory(from: source, byteCount: count)
         }
@@ -86,6 +96,7 @@ extension GrowableBuffer where Element == UInt8 {
     }
 
     /// Appends the bytes at `range` of `other`.
+    @inlinable @inline(__always)
     @_spi(ByteKit) public mutating func append(from other: borrowing ByteSink, in range: Range<Int>) {
         guard !range.isEmpty else { return }
         other.withElements(in: range) { source in append(source.span) }
