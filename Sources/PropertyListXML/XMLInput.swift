@@ -96,7 +96,7 @@ enum XMLInput {
 
     /// The offset of the first byte that does not belong to valid UTF-8
     /// (overlong forms, surrogates, values above U+10FFFF, truncated sequences),
-    /// found by the kit's validator (``Swift/Span/firstInvalidUTF8()``).
+    /// found by the kit's validator (`Span.firstInvalidUTF8()`, `UTF8Validation`).
     static func firstInvalidUTF8(_ bytes: Span<UInt8>) -> Int? {
         bytes.firstInvalidUTF8()
     }
