@@ -135,6 +135,32 @@ struct PlistGrammar: ~Copyable {
     /// read it); `attributes` are its attributes, namespace declarations
     /// included, read only when there are some (``ElementAttributes``).
     mutating func startElement(_ element: PlistElement, name: ElementName, attributes: ElementAttributes) throws(PropertyListError) {
+        // Most elements are a value in an array or after its key, or a key in
+        // a dictionary, with no attribute and nothing open: for them no rule
+        // below can fail but the counts, which are charged here in the same
+        // order. Everything else takes the general path.
+        if case .scalar(let kind) = element, openScalar == nil, attributes.isEmpty {
+            let inArray: Bool
+            let keyPending: Bool
+            switch frames[top].kind {
+            case .array: (inArray, keyPending) = (true, false)
+            case .dictionary: (inArray, keyPending) = (false, frames[top].dictionary.pendingSlot != nil)
+            default: return try startAnyElement(element, name: name, attributes: attributes)
+            }
+            if kind == .key ? !inArray && !keyPending : inArray || keyPending {
+                if kind != .key { try countObject() }
+                try charge(8 &+ depth)  // ExpandedSize.node(depth:payload: 0), inline
+                openScalar = kind
+                text.removeAll()
+                return
+            }
+        }
+        try startAnyElement(element, name: name, attributes: attributes)
+    }
+
+    /// ``startElement(_:name:attributes:)`` for every element, each rule checked.
+    @inline(never)
+    private mutating func startAnyElement(_ element: PlistElement, name: ElementName, attributes: ElementAttributes) throws(PropertyListError) {
         func shown() -> String { name.text }
         if let kind = openScalar {
             // misplacedElement: scalars hold text only.
@@ -252,6 +278,21 @@ struct PlistGrammar: ~Copyable {
     /// The innermost element closes; `closedEmpty` tells, when asked, whether
     /// it was written as an empty-element tag (`<data/>`).
     mutating func endElement(closedEmpty: () -> Bool) throws(PropertyListError) {
+        // A scalar other than data, outside the second parse of control
+        // characters: its value goes to its container (the general path's
+        // first branch, without the cases that need more).
+        if let kind = openScalar, kind != .key, kind != .data, !restoresMarks {
+            openScalar = nil
+            let value = try ScalarText.value(kind, text.span, maxDataBytes: limits.maxDataBytes)
+            if kind == .string { try charge(value.payloadBytes) }
+            return try deliver(value)
+        }
+        try endAnyElement(closedEmpty: closedEmpty)
+    }
+
+    /// ``endElement(closedEmpty:)`` for every element.
+    @inline(never)
+    private mutating func endAnyElement(closedEmpty: () -> Bool) throws(PropertyListError) {
         let value: PropertyListValue
         if let kind = openScalar {
             // A key is checked while it is still open (errors name the dictionary's path).
