@@ -36,31 +36,96 @@ public struct PlainJSONReader: BytesReader, Sendable {
         return try Self.value(of: node)
     }
 
-    /// The value of a parsed node (recursion bounded by the parser's maxDepth).
-    private static func value(of node: StrictJSON.Node) throws(PropertyListError) -> PropertyListValue {
-        let at = ErrorLocation.lineColumn(line: node.position.line, column: node.position.column)
-        switch node {
-        case .object(let members, _):
-            var dictionary = PropertyListDictionary(minimumCapacity: members.count)
-            for (key, member) in members {
-                do {
-                    dictionary[key] = try value(of: member)
-                } catch {
-                    throw error.inside(.key(key))
-                }
-            }
-            return .dictionary(dictionary)
-        case .array(let elements, _):
+    /// The value of a parsed node, converted with the containers in progress
+    /// on an explicit stack in the heap (Specs/architecture.md, "One stack
+    /// policy"): no depth the limits allow grows the thread's stack.
+    private static func value(of root: StrictJSON.Node) throws(PropertyListError) -> PropertyListValue {
+        /// An object or array in progress: its members, the next one's index,
+        /// and the values converted so far (each frame is one or the other).
+        struct Frame {
+            var members: [(key: String, value: StrictJSON.Node)] = []
+            var elements: [StrictJSON.Node] = []
+            var dictionary = PropertyListDictionary()
             var values: [PropertyListValue] = []
-            values.reserveCapacity(elements.count)
-            for (position, element) in elements.enumerated() {
-                do {
-                    values.append(try value(of: element))
-                } catch {
-                    throw error.inside(.index(position))
+            let isObject: Bool
+            var next = 0
+            var count: Int { isObject ? members.count : elements.count }
+            /// Where a member's error happened, as a key path component.
+            var component: PropertyListKeyPath.Component { isObject ? .key(members[next].key) : .index(next) }
+        }
+        // The innermost container in progress is a local; its ancestors wait on the stack.
+        var stack: [Frame] = []
+        var current = Frame(isObject: false)
+        var inContainer = false
+        var node = root
+        do throws(PropertyListError) {
+            while true {
+                // Down: a container with members is opened and its first member read next.
+                var value: PropertyListValue
+                switch node {
+                case .object(let members, _) where !members.isEmpty:
+                    var frame = Frame(isObject: true)
+                    frame.members = members
+                    frame.dictionary = PropertyListDictionary(minimumCapacity: members.count)
+                    if inContainer { stack.append(consume current) }
+                    current = frame
+                    inContainer = true
+                    node = members[0].value
+                    continue
+                case .array(let elements, _) where !elements.isEmpty:
+                    var frame = Frame(isObject: false)
+                    frame.elements = elements
+                    frame.values.reserveCapacity(elements.count)
+                    if inContainer { stack.append(consume current) }
+                    current = frame
+                    inContainer = true
+                    node = elements[0]
+                    continue
+                default:
+                    value = try scalarValue(of: node)
                 }
+                // Up: the value goes into its container; a finished container is itself a value.
+                while inContainer {
+                    let position = current.next
+                    if current.isObject {
+                        current.dictionary[current.members[position].key] = value
+                    } else {
+                        current.values.append(value)
+                    }
+                    current.next = position + 1
+                    if position + 1 < current.count {
+                        node = current.isObject ? current.members[position + 1].value : current.elements[position + 1]
+                        break
+                    }
+                    let finished = consume current
+                    value = finished.isObject ? .dictionary(finished.dictionary) : .array(finished.values)
+                    if let parent = stack.popLast() {
+                        current = parent
+                    } else {
+                        current = Frame(isObject: false)
+                        inContainer = false
+                    }
+                }
+                if !inContainer { return value }
             }
-            return .array(values)
+        } catch {
+            // The key path from the root to the member that failed, innermost wrapped first.
+            var located = error
+            if inContainer { located = located.inside(current.component) }
+            for frame in stack.reversed() { located = located.inside(frame.component) }
+            throw located
+        }
+    }
+
+    /// The value of a scalar node (objects and arrays are the caller's).
+    @inline(__always)
+    private static func scalarValue(of node: StrictJSON.Node) throws(PropertyListError) -> PropertyListValue {
+        var at: ErrorLocation { .lineColumn(line: node.position.line, column: node.position.column) }
+        switch node {
+        case .object:
+            return .dictionary(PropertyListDictionary())
+        case .array:
+            return .array([])
         case .string(let string, _):
             return .string(string)
         case .bool(let flag, _):

@@ -95,6 +95,25 @@ struct StackPolicyTests {
         #expect(results.2 == Self.deepPlist)
     }
 
+    @Test("plain JSON, read directly and through the format layer's read(document:), its errors located by key path")
+    func plainJSON() throws {
+        let json = Array((String(repeating: "[", count: Self.depth) + "\"core\"" + String(repeating: "]", count: Self.depth)).utf8)
+        // An object at every other level, and a null (refused) at the bottom.
+        var refused = "null"
+        for level in 0..<Self.depth { refused = level % 2 == 0 ? "{\"k\": \(refused)}" : "[1, \(refused)]" }
+        let refusedBytes = Array(refused.utf8)
+        let results = Self.onSmallStack { () -> (PropertyListValue?, PropertyListValue?, PropertyListError?) in
+            var refusal: PropertyListError?
+            do { _ = try PlainJSONReader(limits: Self.limits).read(refusedBytes) } catch { refusal = error as? PropertyListError }
+            return (try? PlainJSONReader(limits: Self.limits).read(json), try? Document.read(document: json, limits: Self.limits).value, refusal)
+        }
+        #expect(results.0 == Self.deepPlist)
+        #expect(results.1 == Self.deepPlist)
+        let expectedPath = (0..<Self.depth).reversed().map { $0 % 2 == 0 ? PropertyListKeyPath.Component.key("k") : .index(1) }
+        #expect(results.2?.code == .unrepresentableValue)
+        #expect(results.2?.keyPath.components == expectedPath)
+    }
+
     @Test("OpenStep text, through the format layer's read(document:)")
     func openStepText() throws {
         let openStep = Array((String(repeating: "(", count: Self.depth) + "core" + String(repeating: ")", count: Self.depth)).utf8)
