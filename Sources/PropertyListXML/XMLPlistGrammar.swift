@@ -243,6 +243,19 @@ struct PlistGrammar: ~Copyable {
 
     /// Character data (raw or CDATA), possibly one of several pieces of one text.
     mutating func characters(_ more: Span<UInt8>, cdata: Bool) throws(PropertyListError) {
+        // Text of an open key, string, number or date, not CDATA, within the
+        // string limit: no rule below can refuse it.
+        if let kind = openScalar, !cdata, kind != .data, kind != .trueValue, kind != .falseValue,
+           more.count <= limits.maxStringBytes &- text.count {
+            text.append(more)
+            return
+        }
+        try anyCharacters(more, cdata: cdata)
+    }
+
+    /// ``characters(_:cdata:)`` for any text, each rule checked.
+    @inline(never)
+    private mutating func anyCharacters(_ more: Span<UInt8>, cdata: Bool) throws(PropertyListError) {
         guard let kind = openScalar else {
             // misplacedCDATA / unexpectedText: containers hold elements and whitespace only.
             if cdata { throw PropertyListError(.misplacedCDATA, "CDATA between elements") }
@@ -285,6 +298,11 @@ struct PlistGrammar: ~Copyable {
             openScalar = nil
             let value = try ScalarText.value(kind, text.span, maxDataBytes: limits.maxDataBytes)
             if kind == .string { try charge(value.payloadBytes) }
+            // A member of an array with room for it: appended here.
+            if case .array = frames[top].kind, frames[top].members.count < limits.maxCollectionCount {
+                frames[top].members.append(value)
+                return
+            }
             return try deliver(value)
         }
         try endAnyElement(closedEmpty: closedEmpty)
