@@ -148,14 +148,20 @@ struct PlistGrammar: ~Copyable {
             default: return try startAnyElement(element, name: name, attributes: attributes)
             }
             if kind == .key ? !inArray && !keyPending : inArray || keyPending {
-                if kind != .key { try countObject() }
-                try charge(8 &+ depth)  // ExpandedSize.node(depth:payload: 0), inline
-                openScalar = kind
-                text.removeAll()
-                return
+                return try openText(kind)
             }
         }
         try startAnyElement(element, name: name, attributes: attributes)
+    }
+
+    /// Opens a scalar or key, its place checked: a value is counted, and each
+    /// weighs its node (8 + its depth) as it opens.
+    @inline(__always)
+    private mutating func openText(_ kind: ScalarKind) throws(PropertyListError) {
+        if kind != .key { try countObject() }
+        try charge(8 &+ depth)  // ExpandedSize.node(depth:payload: 0), inline
+        openScalar = kind
+        text.removeAll()
     }
 
     /// ``startElement(_:name:attributes:)`` for every element, each rule checked.
@@ -224,18 +230,11 @@ struct PlistGrammar: ~Copyable {
                 frames.append(frame)
             }
             depth += 1
-        case .scalar(.key):
-            guard frames[top].kind == .dictionary else {
+        case .scalar(let kind):
+            guard kind != .key || frames[top].kind == .dictionary else {
                 throw PropertyListError(.misplacedElement, "<key> outside a dictionary")
             }
-            try charge(8 &+ depth)  // ExpandedSize.node(depth:payload: 0), inline
-            openScalar = .key
-            text.removeAll()
-        case .scalar(let kind):
-            try countObject()
-            try charge(8 &+ depth)  // ExpandedSize.node(depth:payload: 0), inline
-            openScalar = kind
-            text.removeAll()
+            try openText(kind)
         case .plist, .unknown:
             preconditionFailure("checked above")
         }
@@ -291,47 +290,37 @@ struct PlistGrammar: ~Copyable {
     /// The innermost element closes; `closedEmpty` tells, when asked, whether
     /// it was written as an empty-element tag (`<data/>`).
     mutating func endElement(closedEmpty: () -> Bool) throws(PropertyListError) {
-        // A scalar other than data, outside the second parse of control
-        // characters: its value goes to its container (the general path's
-        // first branch, without the cases that need more).
-        if let kind = openScalar, kind != .key, kind != .data, !restoresMarks {
+        guard let kind = openScalar else { return try closeContainer() }
+        // A key is checked while it is still open (errors name the dictionary's path).
+        if kind == .key {
+            try closeKey()
             openScalar = nil
-            let value = try ScalarText.value(kind, text.span, maxDataBytes: limits.maxDataBytes)
-            if kind == .string { try charge(value.payloadBytes) }
-            // A member of an array with room for it: appended here.
-            if case .array = frames[top].kind, frames[top].members.count < limits.maxCollectionCount {
-                frames[top].members.append(value)
-                return
-            }
-            return try deliver(value)
-        }
-        try endAnyElement(closedEmpty: closedEmpty)
-    }
-
-    /// ``endElement(closedEmpty:)`` for every element.
-    @inline(never)
-    private mutating func endAnyElement(closedEmpty: () -> Bool) throws(PropertyListError) {
-        let value: PropertyListValue
-        if let kind = openScalar {
-            // A key is checked while it is still open (errors name the dictionary's path).
-            if kind == .key {
-                try closeKey()
-                openScalar = nil
-                return
-            }
-            openScalar = nil
-            // invalidData: CoreFoundation refuses <data/>, though it reads <data></data> as empty data.
-            if kind == .data, text.count == 0, closedEmpty() {
-                throw PropertyListError(.invalidData, "an empty-element <data/> (Apple's parser refuses it; <data></data> is empty data)")
-            }
-            // Control characters in strings: the marks back into controls, before the string is made.
-            if restoresMarks, kind == .string { restoredMarks += XMLInput.restoringMarks(in: &text) }
-            value = try ScalarText.value(kind, text.span, maxDataBytes: limits.maxDataBytes)
-            // Only strings and data weigh more than their node (ExpandedSize.node, charged as the element opened).
-            if kind == .string || kind == .data { try charge(value.payloadBytes) }
-            try deliver(value)
             return
         }
+        openScalar = nil
+        if kind == .data || restoresMarks { try prepareText(kind, closedEmpty: closedEmpty) }
+        let value = try ScalarText.value(kind, text.span, maxDataBytes: limits.maxDataBytes)
+        // Only strings and data weigh more than their node (ExpandedSize.node, charged as the element opened).
+        if kind == .string || kind == .data { try charge(value.payloadBytes) }
+        try deliver(value)
+    }
+
+    /// The rarer steps before a scalar's value is read: an empty-element
+    /// `<data/>` refused, a string's marks turned back into controls.
+    @inline(never)
+    private mutating func prepareText(_ kind: ScalarKind, closedEmpty: () -> Bool) throws(PropertyListError) {
+        // invalidData: CoreFoundation refuses <data/>, though it reads <data></data> as empty data.
+        if kind == .data, text.count == 0, closedEmpty() {
+            throw PropertyListError(.invalidData, "an empty-element <data/> (Apple's parser refuses it; <data></data> is empty data)")
+        }
+        // Control characters in strings: the marks back into controls, before the string is made.
+        if restoresMarks, kind == .string { restoredMarks += XMLInput.restoringMarks(in: &text) }
+    }
+
+    /// The innermost container closes and is delivered to its own.
+    @inline(never)
+    private mutating func closeContainer() throws(PropertyListError) {
+        let value: PropertyListValue
         let frame = frames.removeLast()
         switch frame.kind {
         case .array:
@@ -437,7 +426,19 @@ struct PlistGrammar: ~Copyable {
         bytes.bytes.sameBytes(asUTF8Of: string)
     }
 
+    @inline(__always)
     private mutating func deliver(_ value: __owned PropertyListValue) throws(PropertyListError) {
+        // The common case: a member of an array with room for it.
+        if case .array = frames[top].kind, frames[top].members.count < limits.maxCollectionCount {
+            frames[top].members.append(value)
+            return
+        }
+        try deliverElsewhere(value)
+    }
+
+    /// ``deliver(_:)`` to a dictionary, the document's root, or an array that is full.
+    @inline(never)
+    private mutating func deliverElsewhere(_ value: __owned PropertyListValue) throws(PropertyListError) {
         let top = self.top
         switch frames[top].kind {
         case .plist(_, let implicit):
@@ -449,11 +450,8 @@ struct PlistGrammar: ~Copyable {
                 frames[top].kind = .plist(hasValue: true, implicit: false)
             }
         case .array:
-            // collectionLimitExceeded
-            guard frames[top].members.count < limits.maxCollectionCount else {
-                throw PropertyListError(.collectionLimitExceeded, "an array of more than \(limits.maxCollectionCount) members")
-            }
-            frames[top].members.append(value)
+            // collectionLimitExceeded (an array with room took the value in deliver)
+            throw PropertyListError(.collectionLimitExceeded, "an array of more than \(limits.maxCollectionCount) members")
         case .dictionary:
             guard frames[top].dictionary.entries.count < limits.maxCollectionCount else {
                 throw PropertyListError(.collectionLimitExceeded, "a dictionary of more than \(limits.maxCollectionCount) members")
