@@ -68,6 +68,7 @@ static void on_error(void *ctx, const char *message, ...) {
 struct memory_reader {
     const char *next;
     size_t remaining;
+    xmlParserCtxtPtr context;
 };
 
 static int read_document(void *context, char *buffer, int length) {
@@ -77,6 +78,11 @@ static int read_document(void *context, char *buffer, int length) {
     memcpy(buffer, reader->next, count);
     reader->next += count;
     reader->remaining -= count;
+    /* As the bridge's stop_reading: the last bytes handed over, libxml2's
+     * buffer loses its read callback (no call per look-ahead near the end). */
+    if (reader->remaining == 0 && count > 0 && reader->context != NULL && reader->context->input != NULL &&
+        reader->context->input->buf != NULL && reader->context->input->buf->context == reader)
+        reader->context->input->buf->readcallback = NULL;
     return (int)count;
 }
 
@@ -104,9 +110,10 @@ static int finish(xmlParserCtxtPtr context, int ok, uint32_t index, const char *
 
 /* Parses one document as ActivityCodec's reader does now. */
 static int parse_ours(const unsigned char *bytes, uint32_t length, uint32_t index, const char *file) {
-    struct memory_reader reader = {(const char *)bytes, length};
+    struct memory_reader reader = {(const char *)bytes, length, NULL};
     xmlParserCtxtPtr context = xmlCreateIOParserCtxt(NULL, NULL, read_document, close_document, &reader,
                                                      XML_CHAR_ENCODING_UTF8);
+    reader.context = context;
     if (context == NULL) {
         fprintf(stderr, "libxml2_floor: no parser context for document %u of %s\n", index, file);
         return 1;
