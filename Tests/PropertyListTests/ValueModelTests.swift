@@ -102,4 +102,30 @@ struct ValueModelTests {
         #expect(!CivilTime(year: 2021, month: 2, day: 29, hour: 0, minute: 0, second: 0).isValid)
         #expect(!CivilTime(year: 2020, month: 1, day: 1, hour: 24, minute: 0, second: 0).isValid)
     }
+
+    /// The XML date's year is read exactly when C's `%04d` (Foundation's
+    /// `String(format:)`, the oracle) spells it so; four digits take a path of
+    /// their own, so every spelling of up to five characters over digits,
+    /// signs and other bytes is checked against the oracle.
+    @Test("a date's year reads exactly as %04d spells it")
+    func appleYearSpelling() {
+        func oracle(_ text: String) -> Int? {
+            guard let year = Int(text), String(format: "%04d", year) == text else { return nil }
+            return year
+        }
+        func read(_ text: String) -> Int? {
+            var copy = text
+            return copy.withUTF8 { CivilTime.appleYear(text: $0.span) }
+        }
+        for year in stride(from: -99_999, through: 999_999, by: 7) {
+            #expect(read(String(format: "%04d", year)) == year)
+        }
+        let alphabet = ["0", "1", "9", "-", "+", " ", "a"]
+        var texts = [""]
+        for length in 1...5 {
+            texts = texts.flatMap { prefix in alphabet.map { prefix + $0 } }
+            let wrong = texts.filter { read($0) != oracle($0) }
+            #expect(wrong.isEmpty, "length \(length): \(wrong.prefix(5))")
+        }
+    }
 }
