@@ -146,9 +146,16 @@ public struct StringKeyedDictionary<Value: Hashable & Sendable>: Sendable {
     /// index grows without hashing any key again); `hash` gives the new key's,
     /// asked for only then. Small dictionaries are scanned and hash nothing.
     /// The slot is an index bucket, or -1 in a scanned dictionary.
-    @inlinable package mutating func slot(forNewKey key: String, hash: () -> Int, hashes: Span<Int>) -> Int? {
+    ///
+    /// `knownAbsent`: the caller has proved that no stored key equals `key`
+    /// (a reader whose keys are those of an earlier, checked dictionary, in
+    /// its order), so no key is compared.
+    @inlinable package mutating func slot(forNewKey key: String, hash: () -> Int, hashes: Span<Int>,
+                                          knownAbsent: Bool = false) -> Int? {
         if index.isEmpty && storedKeys.count < KeyIndex.scanLimit {
-            for existing in storedKeys where existing == key { return nil }
+            if !knownAbsent {
+                for existing in storedKeys where existing == key { return nil }
+            }
             return -1
         }
         let count = storedKeys.count + 1
@@ -160,6 +167,9 @@ public struct StringKeyedDictionary<Value: Hashable & Sendable>: Sendable {
                 while index[bucket] != 0 { bucket = (bucket + 1) & mask }
                 index.store(position + 1, at: bucket)
             }
+        }
+        if knownAbsent {
+            return index.probe(hash: hash()) { _ in false }.bucket
         }
         let (found, bucket) = find(key, hashValue: hash())
         return found == nil ? bucket : nil

@@ -56,6 +56,10 @@ struct PlistGrammar: ~Copyable {
         var hashes: [Int] = []
         /// Where in its template (the sibling before it) the next key is looked for.
         var templateCursor = 0
+        /// How many of its keys were found in its template. While that is all
+        /// of them (each found past the one before), they are distinct keys of
+        /// a checked dictionary, so the next such key needs no comparison.
+        var templateKeys = 0
         /// The hashes of its first keys, where the template gave them (bit i of
         /// `knownEarlyHashes` set when `earlyHashes[i]` holds key i's).
         var earlyHashes = InlineArray<8, Int>(repeating: 0)
@@ -381,7 +385,14 @@ struct PlistGrammar: ~Copyable {
                 break
             }
         }
-        if let matched { frames[top].dictionary.templateCursor = matched + 1 }
+        // duplicateKey needs no comparison for a key of the template found past
+        // the keys before it, all of them the template's too.
+        var knownNew = false
+        if let matched {
+            frames[top].dictionary.templateCursor = matched + 1
+            knownNew = frames[top].dictionary.templateKeys == position
+            frames[top].dictionary.templateKeys += 1
+        }
         // libxml2 hands over valid UTF-8 only.
         let key = reused ?? ScalarText.string(checkedUTF8: text.span)
         if let knownHash, position < PropertyListDictionary.scanLimit {
@@ -390,7 +401,7 @@ struct PlistGrammar: ~Copyable {
         }
         let slot: Int?
         if position < PropertyListDictionary.scanLimit {
-            slot = frames[top].dictionary.entries.slot(forNewKey: key, hash: { 0 }, hashes: [Int]().span)
+            slot = frames[top].dictionary.entries.slot(forNewKey: key, hash: { 0 }, hashes: [Int]().span, knownAbsent: knownNew)
         } else {
             // The hashes move out while the entries change (so that appending
             // to them never copies them), and back after.
@@ -408,7 +419,7 @@ struct PlistGrammar: ~Copyable {
             slot = frames[top].dictionary.entries.slot(forNewKey: key, hash: {
                 hash = knownHash ?? key.hashValue
                 return hash
-            }, hashes: hashes.span)
+            }, hashes: hashes.span, knownAbsent: knownNew)
             if slot != nil { hashes.append(hash) }
             swap(&hashes, &frames[top].dictionary.hashes)
         }

@@ -111,6 +111,50 @@ struct XMLFastPathTests {
         }
     }
 
+    /// A dictionary whose keys are all its sibling's, each found past the one
+    /// before, skips comparing them (they are distinct keys of a checked
+    /// dictionary); one key that is not the sibling's, or is found out of
+    /// order, brings the comparisons back. Keys spelled differently but equal
+    /// as strings (NFC and NFD "é", "K" and the Kelvin sign) and exact repeats
+    /// must still be duplicateKey, wherever they fall, small or indexed.
+    @Test("records of one kind: keys equal to an earlier key, spelled alike or not, are duplicateKey whatever the sibling holds")
+    func siblingEquivalentDuplicates() throws {
+        var rng = Xoshiro(seed: (7, 5, 3, 2))
+        let pool = ["a", "b", "c", "\u{E9}", "e\u{301}", "K", "\u{212A}", "d", "f", "g", "h", "i", "j", "l", "m"]
+        var refused = 0
+        for _ in 0..<4_000 {
+            // The sibling: keys distinct as strings, in a random order.
+            var sibling: [String] = []
+            for key in pool.shuffled(using: &rng) where Int.random(in: 0...3, using: &rng) != 0 && !sibling.contains(key) {
+                sibling.append(key)
+            }
+            // The dictionary after it: mostly the sibling's keys in its order, some
+            // left out, some taken from the pool (equal spellings and repeats among them).
+            var keys: [String] = []
+            for key in sibling {
+                switch Int.random(in: 0...9, using: &rng) {
+                case 0: continue
+                case 1: keys.append(pool.randomElement(using: &rng)!)
+                default: keys.append(key)
+                }
+            }
+            if Int.random(in: 0...2, using: &rng) == 0 { keys.insert(pool.randomElement(using: &rng)!, at: Int.random(in: 0...keys.count, using: &rng)) }
+            func dict(_ keys: [String]) -> String { "<dict>" + keys.map { "<key>\($0)</key><true/>" }.joined() + "</dict>" }
+            let bytes = plist("<array>\(dict(sibling))\(dict(keys))</array>")
+            let repeated = Set(keys).count < keys.count  // Swift's String equality: canonical equivalence
+            let error = xmlError(bytes)
+            if repeated {
+                refused += 1
+                #expect(error?.code == .duplicateKey, "\(sibling) then \(keys)")
+                #expect(error?.keyPath.description == "[1]", "\(sibling) then \(keys)")
+            } else {
+                #expect(error == nil, "\(sibling) then \(keys): \(String(describing: error))")
+            }
+        }
+        // Both outcomes, small and indexed dictionaries, were met.
+        #expect(refused > 500 && refused < 3_500)
+    }
+
     @Test("arrays: members of nested arrays and dictionaries keep their order and their array's key path")
     func nestedArrays() throws {
         let value = PropertyListValue.array([
