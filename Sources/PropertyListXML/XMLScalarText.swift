@@ -62,12 +62,13 @@ enum ScalarText {
 
     /// An optional sign, then decimal digits (leading zeros are decimal, not octal)
     /// or `0x`/`0X` and hexadecimal digits; no whitespace.
-    /// 10^0 … 10^22, every one an exact double.
-    private static let exactPowersOfTen: [Double] = (0...22).map { exponent in
-        var value = 1.0
-        for _ in 0..<exponent { value *= 10 }
-        return value
-    }
+    /// 10^0 … 10^22, every one an exact double. Written out: a table of
+    /// literals is laid out when the program is built, so reading it needs no
+    /// lazy initialisation check (a `swift_once` call per real, measured).
+    private static let exactPowersOfTen: [Double] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+    ]
 
     static func integer(_ text: Span<UInt8>) -> PropertyListInteger? {
         var i = 0
@@ -225,12 +226,13 @@ enum ScalarText {
         return value
     }
 
-    /// 10^0 … 10^19, every one below 2^64.
-    private static let powersOfTen: [UInt64] = (0...19).map { exponent in
-        var value: UInt64 = 1
-        for _ in 0..<exponent { value &*= 10 }
-        return value
-    }
+    /// 10^0 … 10^19, every one below 2^64 (literals, as ``exactPowersOfTen``).
+    private static let powersOfTen: [UInt64] = [
+        1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000,
+        10_000_000_000, 100_000_000_000, 1_000_000_000_000, 10_000_000_000_000, 100_000_000_000_000,
+        1_000_000_000_000_000, 10_000_000_000_000_000, 100_000_000_000_000_000,
+        1_000_000_000_000_000_000, 10_000_000_000_000_000_000,
+    ]
 
     /// `mantissa × 10^scale`, correctly rounded (to nearest, ties to even), for
     /// |scale| ≤ 19: the exact product (below 2^128), or the quotient of the
