@@ -175,7 +175,7 @@ public struct StringKeyedDictionary<Value: Hashable & Sendable>: Sendable {
         return found == nil ? bucket : nil
     }
 
-    /// Adds the entry whose slot ``slot(forNewKey:hash:hashes:)`` gave.
+    /// Adds the entry whose slot ``slot(forNewKey:hash:hashes:knownAbsent:)`` gave.
     @inlinable package mutating func append(_ value: __owned Value, forNewKey key: __owned String, at slot: Int) {
         if slot >= 0 { index.store(storedKeys.count + 1, at: slot) }
         storedKeys.append(key)
