@@ -49,16 +49,22 @@ static void activitycodec_initialize(void) { xmlInitParser(); }
 // The callbacks receive the parser context (its userData is itself, so that
 // libxml2's own SAX2 helpers that stay installed work) and find the bridge's
 // parser in its _private field.
+// The three callbacks of every element start on a 64-byte boundary of their
+// own, wherever the code before them ends (measured: moving them and the code
+// after them by 48 bytes changed settings.xml's decode time by 5%, libxml2's
+// own share included, with the same instructions).
+#define HOT_CALLBACK __attribute__((aligned(64)))
+
 static inline activitycodec_xml_parser *bridge(void *context) {
     return (activitycodec_xml_parser *)((xmlParserCtxtPtr)context)->_private;
 }
 
-static void on_start_element(void *context, const xmlChar *name, const xmlChar **attributes) {
+static HOT_CALLBACK void on_start_element(void *context, const xmlChar *name, const xmlChar **attributes) {
     activitycodec_xml_parser *parser = bridge(context);
     parser->text_wanted = parser->events.start_element(parser->user, name, attributes);
 }
 
-static void on_end_element(void *context, const xmlChar *name) {
+static HOT_CALLBACK void on_end_element(void *context, const xmlChar *name) {
     (void)name;
     activitycodec_xml_parser *parser = bridge(context);
     // Scalars do not nest: whatever closes, the element now open holds elements.
@@ -66,7 +72,7 @@ static void on_end_element(void *context, const xmlChar *name) {
     parser->events.end_element(parser->user);
 }
 
-static void on_characters(void *context, const xmlChar *text, int length) {
+static HOT_CALLBACK void on_characters(void *context, const xmlChar *text, int length) {
     activitycodec_xml_parser *parser = bridge(context);
     if (!parser->text_wanted) {
         // Between elements, whitespace is layout, which the grammar accepts and
