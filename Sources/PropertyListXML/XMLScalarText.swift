@@ -60,8 +60,6 @@ enum ScalarText {
         throw PropertyListError(.leadingByteOrderMark, "text starting with U+FEFF, which Apple's parser drops")
     }
 
-    /// An optional sign, then decimal digits (leading zeros are decimal, not octal)
-    /// or `0x`/`0X` and hexadecimal digits; no whitespace.
     /// 10^0 … 10^22, every one an exact double. Written out: a table of
     /// literals is laid out when the program is built, so reading it needs no
     /// lazy initialisation check (a `swift_once` call per real, measured).
@@ -70,6 +68,8 @@ enum ScalarText {
         1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
     ]
 
+    /// An optional sign, then decimal digits (leading zeros are decimal, not octal)
+    /// or `0x`/`0X` and hexadecimal digits; no whitespace.
     static func integer(_ text: Span<UInt8>) -> PropertyListInteger? {
         var i = 0
         var negative = false
