@@ -56,6 +56,19 @@ internal struct BinaryPropertyListDecoder: ~Copyable, ~Escapable {
         var key: String
         var hash: Int?
     }
+    /// The last dictionary finished at each container depth (by frame depth):
+    /// a sibling whose key references are the same bytes shares its keys
+    /// (Specs/binary-plist.md, "sibling keys"). One per depth reached.
+    private var siblingKeys: [SiblingKeys] = []
+    struct SiblingKeys {
+        /// Where the dictionary's key references start, and how many.
+        var references: Int
+        var count: Int
+        /// Its object number: its value, whose key array and hash index are
+        /// shared as they are, is in `objects` (so that recording a sibling
+        /// retains nothing).
+        var object: Int
+    }
 
     /// A decoded object: its value, and its expanded size at relative depth 0
     /// (`base`), node count and container height, from which its size where it
@@ -129,6 +142,9 @@ internal struct BinaryPropertyListDecoder: ~Copyable, ~Escapable {
         var nodes = 1
         var keyHash: Int?
         let isDictionary: Bool
+        /// The dictionary holds its sibling's keys already (sibling keys):
+        /// only values are added.
+        var sharesKeys = false
         /// The container depth it was entered at (1 for the top container)
         /// and its height so far, both at most `maxSupportedDepth`.
         private let storedDepth: Int32
@@ -151,17 +167,25 @@ internal struct BinaryPropertyListDecoder: ~Copyable, ~Escapable {
 
         /// Makes room for the members (in place: a frame built with its
         /// collections was copied into the stack, measured 3% of decoding).
+        /// A dictionary whose sibling's keys it shares (`sibling`, holding
+        /// them with no values) adds only values.
         @inline(__always)
-        mutating func reserveMembers() {
-            if isDictionary {
+        mutating func reserveMembers(sharing sibling: consuming PropertyListDictionary?) {
+            if let sibling {
+                dictionary = sibling
+                sharesKeys = true
+            } else if isDictionary {
                 dictionary = PropertyListDictionary(minimumCapacity: count)
             } else {
                 elements.reserveCapacity(count)
             }
         }
 
+        /// The key of the member being decoded (dictionaries).
+        var memberKey: String { sharesKeys ? dictionary.storedKeys[position] : key }
+
         /// The key path component of the member being decoded.
-        var member: PropertyListKeyPath.Component { isDictionary ? .key(key) : .index(position) }
+        var member: PropertyListKeyPath.Component { isDictionary ? .key(memberKey) : .index(position) }
 
         /// Adds a member's value, measured at relative depth 0 (`base`,
         /// `nodes`, `height`), and checks the container's size so far.
@@ -169,13 +193,21 @@ internal struct BinaryPropertyListDecoder: ~Copyable, ~Escapable {
         mutating func add(_ value: consuming PropertyListValue, base: Int, nodes: Int, height: Int,
                           input: BinaryInput) throws(PropertyListError) {
             if isDictionary {
-                // duplicateKey: each key once (canonically equivalent spellings count as one).
-                guard dictionary.insertNew(value, forKey: key, hashValue: keyHash) else {
-                    let slot = references + position * input.referenceSize
-                    throw PropertyListError(.duplicateKey, "key \"\(key)\" appears more than once", at: .byteOffset(slot))
+                let keyBytes: Int
+                if sharesKeys {
+                    // Sibling keys: the key is in place, and its sibling passed duplicateKey.
+                    dictionary.storedValues.append(value)
+                    keyBytes = dictionary.storedKeys[position].utf8.count
+                } else {
+                    // duplicateKey: each key once (canonically equivalent spellings count as one).
+                    guard dictionary.insertNew(value, forKey: key, hashValue: keyHash) else {
+                        let slot = references + position * input.referenceSize
+                        throw PropertyListError(.duplicateKey, "key \"\(key)\" appears more than once", at: .byteOffset(slot))
+                    }
+                    keyBytes = key.utf8.count
                 }
                 // The key and the value, each a node one level down.
-                self.base = ExpandedSize.add(self.base, ExpandedSize.node(depth: 1, payload: key.utf8.count))
+                self.base = ExpandedSize.add(self.base, ExpandedSize.node(depth: 1, payload: keyBytes))
                 self.nodes = ExpandedSize.add(self.nodes, 1 &+ nodes)
             } else {
                 elements.append(value)
@@ -359,8 +391,27 @@ internal struct BinaryPropertyListDecoder: ~Copyable, ~Escapable {
             try input.needReferences(count, at: references + count * input.referenceSize, for: start)
         }
         var frame = Frame(index: index, start: start, depth: depth + 1, isDictionary: isDictionary, count: count, references: references)
-        frame.reserveMembers()
+        frame.reserveMembers(sharing: isDictionary ? siblingDictionary(depth: depth + 1, count: count, references: references) : nil)
         return frame
+    }
+
+    /// Sibling keys: when a dictionary's `count` key references at
+    /// `references` are the same bytes as those of the last dictionary
+    /// finished at frame depth `depth`, an empty dictionary holding that
+    /// sibling's keys and index, with room for the values.
+    @inline(__always)
+    private func siblingDictionary(depth: Int, count: Int, references: Int) -> PropertyListDictionary? {
+        guard depth < siblingKeys.count, siblingKeys[depth].count == count, count > 0 else { return nil }
+        let length = count * input.referenceSize
+        let sibling = siblingKeys[depth].references
+        guard input.reader.bytes.extracting(references..<(references + length))
+            .sameBytes(as: input.reader.bytes.extracting(sibling..<(sibling + length))) else { return nil }
+        guard case .dictionary(let dictionary) = objects[value: siblingKeys[depth].object] else {
+            preconditionFailure("a finished dictionary is stored as one")
+        }
+        var values: [PropertyListValue] = []
+        values.reserveCapacity(count)
+        return PropertyListDictionary(storedKeys: dictionary.storedKeys, storedValues: values, index: dictionary.index)
     }
 
     /// Reads the reference of `frame`'s member in progress, and for a
@@ -369,7 +420,9 @@ internal struct BinaryPropertyListDecoder: ~Copyable, ~Escapable {
     private mutating func nextMember(_ frame: inout Frame) throws(PropertyListError) -> Int {
         let slot = frame.references + frame.position * input.referenceSize
         guard frame.isDictionary else { return try input.reference(at: slot) }
-        (frame.key, frame.keyHash) = try decodeKey(try input.reference(at: slot), hashed: frame.dictionary.isIndexed)
+        if !frame.sharesKeys {
+            (frame.key, frame.keyHash) = try decodeKey(try input.reference(at: slot), hashed: frame.dictionary.isIndexed)
+        }
         return try input.reference(at: slot + frame.count * input.referenceSize)
     }
 
@@ -386,6 +439,16 @@ internal struct BinaryPropertyListDecoder: ~Copyable, ~Escapable {
         let width = frame.isDictionary ? 2 : 1
         let end = frame.references + width * frame.count * input.referenceSize
         let index = frame.index, start = frame.start, depth = frame.depth - 1
+        if frame.isDictionary && !frame.sharesKeys && frame.count > 0 {
+            // Sibling keys: the next dictionary at this depth may share these.
+            let sibling = SiblingKeys(references: frame.references, count: frame.count, object: index)
+            if frame.depth < siblingKeys.count {
+                siblingKeys[frame.depth] = sibling
+            } else {
+                while siblingKeys.count < frame.depth { siblingKeys.append(SiblingKeys(references: 0, count: 0, object: 0)) }
+                siblingKeys.append(sibling)
+            }
+        }
         // The members are moved out of the frame, not copied.
         let value: PropertyListValue = frame.isDictionary ? .dictionary(frame.dictionary) : .array(frame.elements)
         let decoded = Decoded(value: value, base: frame.base, nodes: frame.nodes, height: frame.height + 1)
