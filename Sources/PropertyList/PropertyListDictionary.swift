@@ -47,6 +47,14 @@ public struct StringKeyedDictionary<Value: Hashable & Sendable>: Sendable {
         self.index = index
     }
 
+    /// A dictionary with `sibling`'s keys, in its order, and `values` (one per
+    /// key): the keys and their index are shared with `sibling`, not built
+    /// again (a reader's sibling keys, Specs/binary-plist.md).
+    @inlinable @_spi(ByteKit) public init(sharingKeysOf sibling: Self, values: [Value]) {
+        precondition(values.count == sibling.storedKeys.count, "one value per key")
+        self.init(storedKeys: sibling.storedKeys, storedValues: values, index: sibling.index)
+    }
+
     /// Creates a dictionary from key-value pairs; repeated keys trap.
     @inlinable public init(uniqueKeysWithValues pairs: some Sequence<(String, Value)>) {
         self.init(minimumCapacity: pairs.underestimatedCount)

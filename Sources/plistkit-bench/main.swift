@@ -112,6 +112,8 @@ func iteration(op: String, format name: String, documents: [[UInt8]]) throws -> 
         // The floor of any reader producing PropertyListValue trees
         // (ValueFloorPlan): the same trees built from a plan made beforehand.
         let plans = try documents.map { ValueFloorPlan(try Document.read($0, as: format)) }
+        // Untimed: the plan builds the very trees it was made from.
+        for plan in plans { precondition(plan.build() == plan.value, "the value floor built another tree") }
         return { sink in
             for plan in plans { sink.append(plan.build()) }
             return 0

@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Specs/binary-plist.md, "sibling keys": a dictionary whose key references are
+/// Specs/binary-plist.md, "Sibling keys": a dictionary whose key references are
 /// those of the sibling finished before it at the same depth shares that
 /// sibling's keys. Random documents of sibling dictionaries are decoded and
 /// held to the outcome computed here from Swift's `String` equality.

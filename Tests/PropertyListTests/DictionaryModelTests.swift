@@ -1,5 +1,5 @@
 import PropertyBased
-import PropertyList
+@_spi(ByteKit) import PropertyList
 import Testing
 
 /// "Dictionary representation" (Specs/value-model.md): entries in insertion
@@ -93,5 +93,18 @@ struct DictionaryModelTests {
         let doubled = dictionary.mapValues { String($0 * 2) }
         #expect(doubled.keys == dictionary.keys)
         for i in 0..<50 { #expect(doubled["k\(i)"] == String(i * 2)) }
+    }
+
+    @Test("sharing a sibling's keys: the same keys and lookups, each dictionary changed alone", arguments: [3, 8, 40])
+    func sharingKeys(count: Int) {
+        var sibling = PropertyListDictionary()
+        for i in 0..<count { sibling.insertNew(.integer(PropertyListInteger(i)), forKey: "k\(i)") }
+        var shared = PropertyListDictionary(sharingKeysOf: sibling, values: (0..<count).map { .string("v\($0)") })
+        #expect(shared.keys == sibling.keys)
+        for i in 0..<count { #expect(shared["k\(i)"] == .string("v\(i)") && sibling["k\(i)"] == .integer(PropertyListInteger(i))) }
+        shared["new"] = .bool(true)
+        shared["k0"] = nil
+        #expect(sibling.count == count && sibling["new"] == nil && sibling["k0"] == .integer(0))
+        #expect(shared.count == count && shared["new"] == .bool(true) && shared["k1"] == .string("v1"))
     }
 }

@@ -58,7 +58,7 @@ internal struct BinaryPropertyListDecoder: ~Copyable, ~Escapable {
     }
     /// The last dictionary finished at each container depth (by frame depth):
     /// a sibling whose key references are the same bytes shares its keys
-    /// (Specs/binary-plist.md, "sibling keys"). One per depth reached.
+    /// (Specs/binary-plist.md, "Sibling keys"). One per depth reached.
     private var siblingKeys: [SiblingKeys] = []
     struct SiblingKeys {
         /// Where the dictionary's key references start, and how many.
