@@ -28,6 +28,9 @@ struct activitycodec_xml_parser {
     /// to its start); otherwise text that is only whitespace is not forwarded
     /// (see on_characters).
     int text_wanted;
+    /// Non-zero once libxml2 has parsed the whole document, well-formed, and
+    /// no callback stopped it (see activitycodec_xml_parser_free).
+    int parsed_whole;
 };
 
 /// Parser options, as one named constant: no network, no entity substitution
@@ -44,7 +47,51 @@ static const int activitycodec_parser_options = XML_PARSE_NONET | XML_PARSE_HUGE
 
 static pthread_once_t activitycodec_initialized = PTHREAD_ONCE_INIT;
 
-static void activitycodec_initialize(void) { xmlInitParser(); }
+// Each thread keeps one parser context between documents (measured: creating
+// and freeing one was 7,000 instructions of a 3.4 KB userInfo document's
+// decode, and its multi-kilobyte allocations made malloc consolidate the
+// previous document's freed memory every time). A context is kept only after
+// a document that libxml2 parsed whole and every callback accepted, so the
+// names libxml2 interned in its dictionary are the grammar's few (elements,
+// the version attribute, the document type's name): it never grows with
+// input. The context is reset before it is kept (xmlCtxtReset: its input,
+// state, errors and document go; its handlers, options and dictionary stay)
+// and freed when its thread ends.
+static int read_document(void *context, char *buffer, int length);
+static int close_document(void *context);
+
+static pthread_key_t activitycodec_spare_context;
+static int activitycodec_spare_context_made;
+/// The most names a kept context's dictionary may hold (the grammar's accept
+/// about fifteen): a second guard, so that a bound holds by construction.
+static const size_t activitycodec_spare_dictionary_limit = 64;
+
+static void free_spare_context(void *context) { xmlFreeParserCtxt(context); }
+
+static void activitycodec_initialize(void) {
+    xmlInitParser();
+    activitycodec_spare_context_made = pthread_key_create(&activitycodec_spare_context, free_spare_context) == 0;
+}
+
+// The thread's kept context, taken, with the document's input pushed; NULL
+// when there is none (or it cannot take the input, when it is freed).
+static xmlParserCtxtPtr take_spare_context(activitycodec_xml_parser *parser) {
+    if (!activitycodec_spare_context_made) return NULL;
+    xmlParserCtxtPtr context = pthread_getspecific(activitycodec_spare_context);
+    if (context == NULL) return NULL;
+    pthread_setspecific(activitycodec_spare_context, NULL);
+    // What xmlCreateIOParserCtxt does after creating a context.
+    xmlParserInputBufferPtr buffer = xmlParserInputBufferCreateIO(read_document, close_document, parser,
+                                                                  XML_CHAR_ENCODING_UTF8);
+    xmlParserInputPtr input = buffer != NULL ? xmlNewIOInputStream(context, buffer, XML_CHAR_ENCODING_UTF8) : NULL;
+    if (input == NULL || inputPush(context, input) < 0) {
+        if (input != NULL) xmlFreeInputStream(input);
+        else if (buffer != NULL) xmlFreeParserInputBuffer(buffer);
+        xmlFreeParserCtxt(context);
+        return NULL;
+    }
+    return context;
+}
 
 // The three callbacks of every element start on a 64-byte boundary of their
 // own, wherever the code before them ends (measured: moving them and the code
@@ -172,6 +219,12 @@ activitycodec_xml_parser *activitycodec_xml_parser_create(const activitycodec_sa
     // instructions in libxml2 than the push parser fed the same bytes (which
     // looks ahead for each tag's end before parsing it). It stops at a NUL
     // byte as at the end of input, so the reader refuses NUL bytes first.
+    parser->context = take_spare_context(parser);
+    if (parser->context != NULL) {
+        // Handlers and options are the context's own, set when it was made.
+        parser->context->_private = parser;
+        return parser;
+    }
     parser->context = xmlCreateIOParserCtxt(NULL, NULL, read_document, close_document, parser,
                                             XML_CHAR_ENCODING_UTF8);
     if (parser->context == NULL) {
@@ -214,7 +267,8 @@ activitycodec_xml_parser *activitycodec_xml_parser_create(const activitycodec_sa
 
 int activitycodec_xml_parser_run(activitycodec_xml_parser *parser) {
     xmlParseDocument(parser->context);
-    return parser->context->wellFormed && !parser->context->disableSAX ? 0 : 1;
+    parser->parsed_whole = parser->context->wellFormed && !parser->context->disableSAX;
+    return parser->parsed_whole ? 0 : 1;
 }
 
 int activitycodec_xml_parser_closed_empty(const activitycodec_xml_parser *parser) {
@@ -238,6 +292,18 @@ void activitycodec_xml_parser_free(activitycodec_xml_parser *parser) {
     if (parser->context->myDoc != NULL) {
         xmlFreeDoc(parser->context->myDoc);
         parser->context->myDoc = NULL;
+    }
+    // Kept for the thread's next document only after a whole, accepted parse
+    // (see take_spare_context).
+    if (parser->parsed_whole && activitycodec_spare_context_made && parser->context->dict != NULL &&
+        xmlDictSize(parser->context->dict) <= activitycodec_spare_dictionary_limit &&
+        pthread_getspecific(activitycodec_spare_context) == NULL) {
+        xmlCtxtReset(parser->context);
+        parser->context->_private = NULL;
+        if (pthread_setspecific(activitycodec_spare_context, parser->context) == 0) {
+            free(parser);
+            return;
+        }
     }
     xmlFreeParserCtxt(parser->context);
     free(parser);
