@@ -6,15 +6,17 @@
  * codec. ActivityCodec's XML decode is compared with it as a share of its
  * throughput. out_bytes = 0. Exits 1 if libxml2 finds a document not well-formed.
  *
- * Two set-ups, one parser per document each:
+ * Two set-ups:
  * - default, peer "libxml2-floor" (issue 19's definition, and ActivityCodec's
  *   reader until issue 19): the SAX2 push parser, options NONET | HUGE, the
- *   encoding switched to UTF-8, the document pushed in 256 KiB chunks;
+ *   encoding switched to UTF-8, the document pushed in 256 KiB chunks, a new
+ *   parser per document;
  * - LIBXML2_FLOOR_SETUP=ours, peer "libxml2-floor-ours": exactly ActivityCodec's
  *   reader now (Sources/CLibXML2Bridge/LibXML2Bridge.c): the pull parser
  *   (xmlCreateIOParserCtxt + xmlParseDocument) reading the document from memory
  *   through an I/O callback, SAX1 element events, error and warning callbacks,
- *   options NONET | HUGE | IGNORE_ENC. */
+ *   options NONET | HUGE | IGNORE_ENC, and the context of a well-formed
+ *   document reset and kept for the next (the bridge's spare context). */
 #include <libxml/parser.h>
 #include <libxml/parserInternals.h>
 #include <libxml/xmlerror.h>
@@ -108,11 +110,34 @@ static int finish(xmlParserCtxtPtr context, int ok, uint32_t index, const char *
     return ok ? 0 : 1;
 }
 
+/* As the bridge's spare context: the context of the last well-formed
+ * document, reset, kept for the next one (this program has one thread). */
+static xmlParserCtxtPtr spare_context;
+
 /* Parses one document as ActivityCodec's reader does now. */
 static int parse_ours(const unsigned char *bytes, uint32_t length, uint32_t index, const char *file) {
     struct memory_reader reader = {(const char *)bytes, length, NULL};
-    xmlParserCtxtPtr context = xmlCreateIOParserCtxt(NULL, NULL, read_document, close_document, &reader,
-                                                     XML_CHAR_ENCODING_UTF8);
+    xmlParserCtxtPtr context = spare_context;
+    spare_context = NULL;
+    if (context != NULL) {
+        xmlParserInputBufferPtr buffer = xmlParserInputBufferCreateIO(read_document, close_document, &reader,
+                                                                      XML_CHAR_ENCODING_UTF8);
+        xmlParserInputPtr input = buffer != NULL ? xmlNewIOInputStream(context, buffer, XML_CHAR_ENCODING_UTF8) : NULL;
+        if (input == NULL || inputPush(context, input) < 0) {
+            fprintf(stderr, "libxml2_floor: the kept context took no input for document %u of %s\n", index, file);
+            return 1;
+        }
+        reader.context = context;
+        xmlParseDocument(context);
+        int ok = context->wellFormed && !context->disableSAX;
+        if (ok) {
+            xmlCtxtReset(context);
+            spare_context = context;
+            return 0;
+        }
+        return finish(context, ok, index, file);
+    }
+    context = xmlCreateIOParserCtxt(NULL, NULL, read_document, close_document, &reader, XML_CHAR_ENCODING_UTF8);
     reader.context = context;
     if (context == NULL) {
         fprintf(stderr, "libxml2_floor: no parser context for document %u of %s\n", index, file);
@@ -141,7 +166,13 @@ static int parse_ours(const unsigned char *bytes, uint32_t length, uint32_t inde
     sax->reference = on_reference;
     xmlCtxtUseOptions(context, XML_PARSE_NONET | XML_PARSE_HUGE | XML_PARSE_IGNORE_ENC);
     xmlParseDocument(context);
-    return finish(context, context->wellFormed && !context->disableSAX, index, file);
+    int ok = context->wellFormed && !context->disableSAX;
+    if (ok) {
+        xmlCtxtReset(context);
+        spare_context = context;
+        return 0;
+    }
+    return finish(context, ok, index, file);
 }
 
 /* Parses one document as ActivityCodec's reader does; returns 0 if it is
