@@ -1,6 +1,6 @@
 import Foundation
 import PropertyBased
-import PropertyList
+@_spi(ByteKit) import PropertyList
 import TestSupport
 import Testing
 
@@ -64,6 +64,31 @@ struct UTF16BigEndianTests {
             #expect(value == .string(String(decoding: units, as: UTF16.self)))
             #expect(value == .string(string))
         }
+    }
+
+    @Test("every BMP character and surrogate pairs of every plane, shuffled: the standard library's UTF-8, byte for byte")
+    func everyCharacter() {
+        var random = TestRandom(seed: 46_4)
+        // Each character as its units: every BMP scalar, and 4,096 supplementary ones.
+        var characters: [[UInt16]] = (0...0xFFFF).filter { !(0xD800...0xDFFF).contains($0) }.map { [UInt16($0)] }
+        for _ in 0..<4_096 {
+            let scalar = UInt32.random(in: 0x10000...0x10FFFF, using: &random)
+            characters.append(Array(String(Character(Unicode.Scalar(scalar)!)).utf16))
+        }
+        characters.shuffle(using: &random)
+        let units = characters.flatMap { $0 }
+        let bytes = units.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
+        var utf8 = [UInt8](repeating: 0, count: UTF16BigEndian.decodeCapacity(units: units.count))
+        let decoded = bytes.withUnsafeBytes { source in
+            utf8.withUnsafeMutableBytes { UTF16BigEndian.decode(source.baseAddress!, units: units.count, into: $0.baseAddress!) }
+        }
+        let expected = Array(String(decoding: units, as: UTF16.self).utf8)
+        guard case .utf8(let count, let isASCII) = decoded else {
+            Issue.record("refused: \(decoded) (\(random))")
+            return
+        }
+        #expect(!isASCII && count == expected.count, "\(random)")
+        #expect(Array(utf8.prefix(count)) == expected, "\(random)")
     }
 
     @Test("invalidUTF16: a lone surrogate anywhere in a long string is refused at its unit")

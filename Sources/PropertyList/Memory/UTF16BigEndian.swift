@@ -1,10 +1,11 @@
 /// The binary format's UTF-16BE strings (marker 0x6n) to and from UTF-8, in
 /// one pass each way (Specs/binary-plist.md, "Strings"). Text that mixes
 /// scripts alternates between two- and three-byte characters, so a branch
-/// between them mispredicts; both forms are computed and one kept by a mask,
-/// and each character is one fixed-width store of which only the right number
-/// of bytes count. ASCII (several at a time) and surrogate pairs take their
-/// own, rarely mispredicted, branches.
+/// between them mispredicts; the three-byte form is made, the two-byte one
+/// derived from it and one kept by a conditional move, and each character is
+/// one fixed-width store of which only the right number of bytes count. Runs
+/// of such characters loop on their own; ASCII (several at a time) and
+/// surrogate pairs take their own, rarely mispredicted, branches.
 ///
 /// The callers own the memory: each function states how many bytes past its
 /// result it may write (slack), and reads nothing outside its input.
@@ -62,17 +63,34 @@
                 i &+= 2
                 continue
             }
-            // Two bytes below U+0800, three from it: both formed, one kept by a
-            // mask (not a branch: mixed scripts alternate between them).
-            let isThree = (0x7FF &- unit) &>> 31
-            let two = (0xC0 | unit &>> 6) | (0x80 | unit & 0x3F) &<< 8
-            let three = (0xE0 | unit &>> 12) | (0x80 | unit &>> 6 & 0x3F) &<< 8 | (0x80 | unit & 0x3F) &<< 16
-            let keepThree = 0 &- isThree
-            utf8.storeBytes(of: (three & keepThree | two & ~keepThree).littleEndian, toByteOffset: out, as: UInt32.self)
-            out &+= 2 &+ Int(isThree)
-            i &+= 1
+            // A run of two- and three-byte characters, in a loop of its own
+            // (mixed scripts stay in it: one load and two tests a unit).
+            var character = unit
+            while true {
+                out &+= storeTwoOrThree(character, into: utf8, at: out)
+                i &+= 1
+                guard i < units else { break }
+                character = UInt32(UInt16(bigEndian: source.loadUnaligned(fromByteOffset: 2 &* i, as: UInt16.self)))
+                guard character >= 0x80, character & 0xF800 != 0xD800 else { break }
+            }
         }
         return .utf8(bytes: out, isASCII: isASCII)
+    }
+
+    /// Stores the UTF-8 of `unit` (U+0080…U+FFFF, not a surrogate) at `offset`
+    /// and returns its length: two bytes below U+0800, three from it. The
+    /// three-byte form is always made; the two-byte form is its last two
+    /// bytes with the first raised by 0x40 (below U+0800, 0x80 | unit >> 6 is
+    /// 0x80…0x9F, and 0xC0 | unit >> 6 is 0x40 more), and one is kept by a
+    /// conditional move, not a branch: mixed scripts alternate between them.
+    /// Writes four bytes.
+    @inline(__always)
+    static func storeTwoOrThree(_ unit: UInt32, into utf8: UnsafeMutableRawPointer, at offset: Int) -> Int {
+        let three = (0xE0 | unit &>> 12) | (0x80 | unit &>> 6 & 0x3F) &<< 8 | (0x80 | unit & 0x3F) &<< 16
+        let isThree = unit >= 0x800
+        let word = isThree ? three : (three &>> 8) &+ 0x40
+        utf8.storeBytes(of: word.littleEndian, toByteOffset: offset, as: UInt32.self)
+        return isThree ? 3 : 2
     }
 
     /// The four UTF-8 bytes of a supplementary scalar (U+10000…U+10FFFF),
