@@ -84,12 +84,16 @@ static xmlParserCtxtPtr take_spare_context(activitycodec_xml_parser *parser) {
     xmlParserInputBufferPtr buffer = xmlParserInputBufferCreateIO(read_document, close_document, parser,
                                                                   XML_CHAR_ENCODING_UTF8);
     xmlParserInputPtr input = buffer != NULL ? xmlNewIOInputStream(context, buffer, XML_CHAR_ENCODING_UTF8) : NULL;
-    if (input == NULL || inputPush(context, input) < 0) {
+    // inputPush can fail only when its table is full, and frees the input
+    // then in libxml2 2.9 but not in 2.12: the reset context's table is empty,
+    // and room is checked first, so that it never fails here.
+    if (input == NULL || context->inputNr != 0 || context->inputMax < 1) {
         if (input != NULL) xmlFreeInputStream(input);
         else if (buffer != NULL) xmlFreeParserInputBuffer(buffer);
         xmlFreeParserCtxt(context);
         return NULL;
     }
+    inputPush(context, input);
     return context;
 }
 
