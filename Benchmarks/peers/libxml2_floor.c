@@ -114,37 +114,31 @@ static int finish(xmlParserCtxtPtr context, int ok, uint32_t index, const char *
  * document, reset, kept for the next one (this program has one thread). */
 static xmlParserCtxtPtr spare_context;
 
-/* Parses one document as ActivityCodec's reader does now. */
-static int parse_ours(const unsigned char *bytes, uint32_t length, uint32_t index, const char *file) {
-    struct memory_reader reader = {(const char *)bytes, length, NULL};
+/* The kept context with `reader`'s document pushed as its input, or NULL
+ * when none is kept. */
+static xmlParserCtxtPtr take_spare_context(struct memory_reader *reader) {
     xmlParserCtxtPtr context = spare_context;
     spare_context = NULL;
-    if (context != NULL) {
-        xmlParserInputBufferPtr buffer = xmlParserInputBufferCreateIO(read_document, close_document, &reader,
-                                                                      XML_CHAR_ENCODING_UTF8);
-        xmlParserInputPtr input = buffer != NULL ? xmlNewIOInputStream(context, buffer, XML_CHAR_ENCODING_UTF8) : NULL;
-        /* As the bridge: the reset context's input table is empty, so the push cannot fail. */
-        if (input == NULL || context->inputNr != 0 || context->inputMax < 1) {
-            fprintf(stderr, "libxml2_floor: the kept context took no input for document %u of %s\n", index, file);
-            return 1;
-        }
-        inputPush(context, input);
-        reader.context = context;
-        xmlParseDocument(context);
-        int ok = context->wellFormed && !context->disableSAX;
-        if (ok) {
-            xmlCtxtReset(context);
-            spare_context = context;
-            return 0;
-        }
-        return finish(context, ok, index, file);
+    if (context == NULL) return NULL;
+    xmlParserInputBufferPtr buffer = xmlParserInputBufferCreateIO(read_document, close_document, reader,
+                                                                  XML_CHAR_ENCODING_UTF8);
+    xmlParserInputPtr input = buffer != NULL ? xmlNewIOInputStream(context, buffer, XML_CHAR_ENCODING_UTF8) : NULL;
+    /* As the bridge: the reset context's input table is empty, so the push cannot fail. */
+    if (input == NULL || context->inputNr != 0 || context->inputMax < 1) {
+        if (input != NULL) xmlFreeInputStream(input);
+        else if (buffer != NULL) xmlFreeParserInputBuffer(buffer);
+        xmlFreeParserCtxt(context);
+        return NULL;
     }
-    context = xmlCreateIOParserCtxt(NULL, NULL, read_document, close_document, &reader, XML_CHAR_ENCODING_UTF8);
-    reader.context = context;
-    if (context == NULL) {
-        fprintf(stderr, "libxml2_floor: no parser context for document %u of %s\n", index, file);
-        return 1;
-    }
+    inputPush(context, input);
+    return context;
+}
+
+/* A new context for `reader`'s document, its handlers and options set. */
+static xmlParserCtxtPtr new_context(struct memory_reader *reader) {
+    xmlParserCtxtPtr context = xmlCreateIOParserCtxt(NULL, NULL, read_document, close_document, reader,
+                                                     XML_CHAR_ENCODING_UTF8);
+    if (context == NULL) return NULL;
     xmlSAXHandlerPtr sax = context->sax;
     sax->initialized = 1;
     sax->startDocument = NULL;
@@ -167,9 +161,23 @@ static int parse_ours(const unsigned char *bytes, uint32_t length, uint32_t inde
     sax->processingInstruction = on_processing_instruction;
     sax->reference = on_reference;
     xmlCtxtUseOptions(context, XML_PARSE_NONET | XML_PARSE_HUGE | XML_PARSE_IGNORE_ENC);
+    return context;
+}
+
+/* Parses one document as ActivityCodec's reader does now. */
+static int parse_ours(const unsigned char *bytes, uint32_t length, uint32_t index, const char *file) {
+    struct memory_reader reader = {(const char *)bytes, length, NULL};
+    xmlParserCtxtPtr context = take_spare_context(&reader);
+    if (context == NULL) context = new_context(&reader);
+    if (context == NULL) {
+        fprintf(stderr, "libxml2_floor: no parser context for document %u of %s\n", index, file);
+        return 1;
+    }
+    reader.context = context;
     xmlParseDocument(context);
     int ok = context->wellFormed && !context->disableSAX;
     if (ok) {
+        /* Kept for the next document, as the bridge keeps it. */
         xmlCtxtReset(context);
         spare_context = context;
         return 0;

@@ -3,6 +3,7 @@ import Foundation
 import KeyedArchive
 import PropertyList
 import PropertyListXML
+import TestSupport
 import Testing
 import TypedJSON
 import UserInfo
@@ -13,11 +14,6 @@ import UserInfo
 /// reader took 6.7 KB of stack per level in debug builds (3.4 MB at depth 512)
 /// and the typed-JSON reader 7.9 KB: both overflowed a 512 KiB stack, the
 /// default for secondary threads on Darwin.
-/// The result a thread hands back, published by the semaphore.
-private final class ResultBox<T>: @unchecked Sendable {
-    var result: T?
-    let done = DispatchSemaphore(value: 0)
-}
 
 @Suite("One stack policy: every reader at the deepest supported nesting, on a 512 KiB stack")
 struct StackPolicyTests {
@@ -38,15 +34,7 @@ struct StackPolicyTests {
 
     /// Runs `body` on a new thread with a stack of `stackSize` bytes and returns what it returned.
     static func onSmallStack<T: Sendable>(stackSize: Int = 512 << 10, _ body: @escaping @Sendable () -> T) -> T {
-        let box = ResultBox<T>()
-        let thread = Thread {
-            box.result = body()
-            box.done.signal()
-        }
-        thread.stackSize = stackSize
-        thread.start()
-        box.done.wait()
-        return box.result!
+        onNewThread(stackSize: stackSize, body)
     }
 
     @Test("binary and XML property lists, and the format layer's read(any:)")

@@ -157,16 +157,8 @@ struct OpenStepReaderTests {
     @Test("512 nested containers read on a thread with a 512 KiB stack (one stack policy)")
     func smallStack() {
         let deep = Data((String(repeating: "{ k = (", count: 256) + "x" + String(repeating: "); }", count: 256)).utf8)
-        final class Box: @unchecked Sendable { var ok = false; let done = DispatchSemaphore(value: 0) }
-        let box = Box()
-        let thread = Thread {
-            box.ok = (try? OpenStepReader().read(deep)) != nil
-            box.done.signal()
-        }
-        thread.stackSize = 512 << 10
-        thread.start()
-        box.done.wait()
-        #expect(box.ok)
+        let ok = onNewThread(stackSize: 512 << 10) { (try? OpenStepReader().read(deep)) != nil }
+        #expect(ok)
     }
 
     @Test("truncation at every character of a document is refused, never read as something else")

@@ -21,21 +21,6 @@ struct XMLSpareContextTests {
         }
     }
 
-    /// Runs `body` on a thread of its own (a new thread has no kept context).
-    final class Box<T>: @unchecked Sendable { var value: T? }
-
-    static func onNewThread<T: Sendable>(_ body: @escaping @Sendable () -> T) -> T {
-        let box = Box<T>()
-        let done = DispatchSemaphore(value: 0)
-        let thread = Thread {
-            box.value = body()
-            done.signal()
-        }
-        thread.start()
-        done.wait()
-        return box.value!
-    }
-
     /// Every XML document of both shared corpora, each followed by refused
     /// documents that leave names and state behind in a context: a mutant of
     /// it, and a few that libxml2 or the grammar stops early.
@@ -66,17 +51,17 @@ struct XMLSpareContextTests {
         let documents = try Self.documents()
         #expect(documents.count > 300)
         // All in a row on one thread, each document after the one before it.
-        let inRow = Self.onNewThread { documents.map(Outcome.init) }
+        let inRow = onNewThread { documents.map(Outcome.init) }
         var valid = 0, refused = 0
         for (document, outcome) in zip(documents, inRow) {
-            let alone = Self.onNewThread { Outcome(document) }
+            let alone = onNewThread { Outcome(document) }
             #expect(outcome == alone, "\(String(decoding: document.prefix(120), as: UTF8.self))")
             if case .value = alone { valid += 1 } else { refused += 1 }
         }
         // Both paths are exercised: contexts kept after valid documents, and not after refused ones.
         #expect(valid > 100 && refused > 200, "valid \(valid), refused \(refused)")
         // A document read twice in a row on one thread reads the same both times.
-        let twice = Self.onNewThread { documents.map { [Outcome($0), Outcome($0)] } }
+        let twice = onNewThread { documents.map { [Outcome($0), Outcome($0)] } }
         for pair in twice { #expect(pair[0] == pair[1]) }
     }
 }

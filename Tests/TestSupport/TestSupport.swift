@@ -74,6 +74,27 @@ public func bigEndian(_ value: UInt64, width: Int) -> [UInt8] {
     (0..<width).reversed().map { UInt8(truncatingIfNeeded: value >> (UInt64($0) * 8)) }
 }
 
+/// The result a thread hands back, published by the semaphore.
+private final class ThreadResult<T>: @unchecked Sendable {
+    var value: T?
+    let done = DispatchSemaphore(value: 0)
+}
+
+/// Runs `body` on a new thread (with a stack of `stackSize` bytes, if given)
+/// and returns what it returned: for a test of a small stack, or of state a
+/// thread keeps (a new thread has none).
+public func onNewThread<T: Sendable>(stackSize: Int? = nil, _ body: @escaping @Sendable () -> T) -> T {
+    let result = ThreadResult<T>()
+    let thread = Thread {
+        result.value = body()
+        result.done.signal()
+    }
+    if let stackSize { thread.stackSize = stackSize }
+    thread.start()
+    result.done.wait()
+    return result.value!
+}
+
 /// Decodes with the binary reader, returning the error (or nil when accepted).
 public func binaryError(_ bytes: [UInt8], limits: PropertyListLimits = .default) -> PropertyListError? {
     do {
