@@ -55,6 +55,19 @@ public struct StringKeyedDictionary<Value: Hashable & Sendable>: Sendable {
         self.init(storedKeys: sibling.storedKeys, storedValues: values, index: sibling.index)
     }
 
+    /// The dictionary's keys and their index, for a dictionary of the same
+    /// keys to share (``init(sharing:values:)``) without holding this one's values.
+    @inlinable package var sharedKeys: SharedDictionaryKeys {
+        SharedDictionaryKeys(keys: storedKeys, index: index)
+    }
+
+    /// A dictionary with the keys of `keys`, in their order, and `values`
+    /// (one per key): the key array and its index are shared, not built again.
+    @inlinable package init(sharing keys: SharedDictionaryKeys, values: [Value]) {
+        precondition(values.count == keys.keys.count, "one value per key")
+        self.init(storedKeys: keys.keys, storedValues: values, index: keys.index)
+    }
+
     /// Creates a dictionary from key-value pairs; repeated keys trap.
     @inlinable public init(uniqueKeysWithValues pairs: some Sequence<(String, Value)>) {
         self.init(minimumCapacity: pairs.underestimatedCount)
@@ -144,50 +157,16 @@ public struct StringKeyedDictionary<Value: Hashable & Sendable>: Sendable {
         return true
     }
 
-    /// For a reader that checks each key as it arrives and adds its value
-    /// later: makes room for one more entry and returns where `key` goes, or
-    /// nil when it is present. Nothing may change the dictionary before
-    /// ``append(_:forNewKey:at:)`` takes the slot.
-    ///
-    /// `hashes` holds the `hashValue` of every stored key, in order, once the
-    /// dictionary is past ``scanLimit`` (the reader keeps them, so that the
-    /// index grows without hashing any key again); `hash` gives the new key's,
-    /// asked for only then. Small dictionaries are scanned and hash nothing.
-    /// The slot is an index bucket, or -1 in a scanned dictionary.
-    ///
-    /// `knownAbsent`: the caller has proved that no stored key equals `key`
-    /// (a reader whose keys are those of an earlier, checked dictionary, in
-    /// its order), so no key is compared.
-    @inlinable package mutating func slot(forNewKey key: String, hash: () -> Int, hashes: Span<Int>,
-                                          knownAbsent: Bool = false) -> Int? {
-        if index.isEmpty && storedKeys.count < KeyIndex.scanLimit {
-            if !knownAbsent {
-                for existing in storedKeys where existing == key { return nil }
-            }
-            return -1
-        }
-        let count = storedKeys.count + 1
-        if count > index.capacity >> 1 {
-            index = KeyIndex(forCount: Swift.max(count, 2 * storedKeys.count))
-            let mask = index.capacity - 1
-            for position in storedKeys.indices {
-                var bucket = hashes[position] & mask
-                while index[bucket] != 0 { bucket = (bucket + 1) & mask }
-                index.store(position + 1, at: bucket)
-            }
-        }
-        if knownAbsent {
-            return index.probe(hash: hash()) { _ in false }.bucket
-        }
-        let (found, bucket) = find(key, hashValue: hash())
-        return found == nil ? bucket : nil
-    }
-
-    /// Adds the entry whose slot ``slot(forNewKey:hash:hashes:knownAbsent:)`` gave.
-    @inlinable package mutating func append(_ value: __owned Value, forNewKey key: __owned String, at slot: Int) {
-        if slot >= 0 { index.store(storedKeys.count + 1, at: slot) }
-        storedKeys.append(key)
-        storedValues.append(value)
+    /// A dictionary of `keys` and `values` (one per key, in order) that a
+    /// reader collected apart and checked distinct itself, through `index`
+    /// once there are more than ``scanLimit`` keys (empty up to it): the
+    /// arrays and the index are held as they are (Specs/xml-plist.md, "Reader
+    /// stacks").
+    @inlinable package init(checkedKeys keys: [String], values: [Value], index: consuming OpenDictionaryIndex) {
+        precondition(keys.count == values.count, "one value per key")
+        precondition(index.index.isEmpty == (keys.count <= KeyIndex.scanLimit), "an index exactly past the scan limit")
+        precondition(keys.count <= index.index.capacity >> 1 || index.index.isEmpty, "an index at most half full")
+        self.init(storedKeys: keys, storedValues: values, index: index.index)
     }
 
     /// Stores `value` under `key`, replacing the value there or appending an
@@ -336,5 +315,70 @@ extension StringKeyedDictionary: ExpressibleByDictionaryLiteral {
         for (key, value) in elements {
             guard insertNew(value, forKey: key) else { preconditionFailure("duplicate key in a dictionary literal") }
         }
+    }
+}
+
+/// The hash index of a dictionary that a reader builds in stacks of its own
+/// (its keys and values kept apart, in order, until it closes; see
+/// ``StringKeyedDictionary/init(checkedKeys:values:index:)``). The reader
+/// asks for a key's slot as the key arrives and stores the key's position
+/// there once its value follows.
+@usableFromInline package struct OpenDictionaryIndex: Sendable {
+    @usableFromInline internal var index: KeyIndex
+
+    /// No index (a dictionary still scanned).
+    @inlinable package init() { index = KeyIndex() }
+
+    /// True before the first ``makeRoom(hashes:)``.
+    @inlinable package var isEmpty: Bool { index.isEmpty }
+
+    /// Makes room for one more key after the `hashes.count` stored ones,
+    /// whose `hashValue`s `hashes` holds in order: rebuilt from them, at least
+    /// twice as large, when the table would be more than half full.
+    @inlinable @inline(__always) package mutating func makeRoom(hashes: Span<Int>) {
+        let count = hashes.count + 1
+        guard count > KeyIndex.scanLimit, count > index.capacity >> 1 else { return }
+        rebuild(hashes: hashes)
+    }
+
+    @inlinable @inline(never) internal mutating func rebuild(hashes: Span<Int>) {
+        let count = hashes.count + 1
+        index = KeyIndex(forCount: Swift.max(count, 2 * hashes.count))
+        let mask = index.capacity - 1
+        for position in 0..<hashes.count {
+            var bucket = hashes[position] & mask
+            while index[bucket] != 0 { bucket = (bucket + 1) & mask }
+            index.store(position + 1, at: bucket)
+        }
+    }
+
+    /// The empty bucket where a key of hash `hash` goes, or nil when one of
+    /// `keys` (the stored keys, in order) equals `key` under `String`
+    /// equality. `knownAbsent`: the reader has proved no stored key equals
+    /// it, so none is compared. After ``makeRoom(hashes:)``.
+    @inlinable @inline(__always) package func slot(for key: String, hash: Int, keys: Span<String>, knownAbsent: Bool) -> Int? {
+        if knownAbsent { return index.probe(hash: hash) { _ in false }.bucket }
+        let (found, bucket) = index.probe(hash: hash) { keys[$0] == key }
+        return found == nil ? bucket : nil
+    }
+
+    /// Records that the key at `position` is in `bucket` (from ``slot(for:hash:keys:knownAbsent:)``).
+    @inlinable @inline(__always) package mutating func store(position: Int, at bucket: Int) {
+        index.store(position + 1, at: bucket)
+    }
+}
+
+/// A dictionary's keys, in order, with their index (``StringKeyedDictionary/sharedKeys``).
+@usableFromInline package struct SharedDictionaryKeys: Sendable {
+    /// The keys, in order.
+    @usableFromInline package let keys: [String]
+    @usableFromInline internal let index: KeyIndex
+
+    /// No keys.
+    @inlinable package init() { self.init(keys: [], index: KeyIndex()) }
+
+    @inlinable internal init(keys: [String], index: KeyIndex) {
+        self.keys = keys
+        self.index = index
     }
 }

@@ -25,49 +25,77 @@ struct PlistGrammar: ~Copyable {
         }
 
         var kind: Kind
-        /// An array's members so far.
+        /// Where a dictionary's values begin in the grammar's
+        /// ``PlistGrammar/values`` stack and its keys in ``PlistGrammar/keys``:
+        /// each stack holds the open dictionaries' contents, innermost last
+        /// (Specs/xml-plist.md, "Reader stacks").
+        var start: Int
+        var keyStart: Int
+        /// An array's members so far (an array grows in place: collected in a
+        /// shared stack, a large one was copied once more as it closed, measured).
         var members: [PropertyListValue] = []
-        /// A dictionary's entries and the key waiting for its value (empty
-        /// for any other frame: no optional to check on every access).
-        var dictionary: OpenDictionary
-        /// The keys of the last dictionary closed inside this frame, with
-        /// their hashes where it kept them: a dictionary shaped like its
-        /// sibling before it (the records of one kind, such as a music
-        /// library's tracks) reuses those keys' `String`s and hashes, position
-        /// by position, instead of building and hashing them again (measured:
-        /// 3% fewer instructions reading library.xml, where a per-document
-        /// cache of every key cost 4% on documents whose keys do not repeat).
-        var childTemplate: (keys: [String], hashes: [Int]) = ([], [])
+        /// A dictionary's state (empty for any other frame: no optional to
+        /// check on every access).
+        var dictionary = OpenDictionary()
 
-        init(_ kind: Kind, dictionary: OpenDictionary = OpenDictionary(entries: PropertyListDictionary())) {
+        init(_ kind: Kind, start: Int, keyStart: Int) {
             self.kind = kind
-            self.dictionary = dictionary
+            self.start = start
+            self.keyStart = keyStart
         }
     }
 
-    /// An open `<dict>`: its entries, the key waiting for its value (checked
-    /// against the others as it closed) and where that key goes.
+    /// An open `<dict>`: where its waiting key goes, its index once it is
+    /// past the scan limit, and how far its keys follow its sibling's.
     struct OpenDictionary {
-        var entries: PropertyListDictionary
-        var pendingKey: String?
+        /// The index bucket of the key waiting for its value (-1 while the
+        /// dictionary needs no index); nil when no key is waiting.
         var pendingSlot: Int?
-        /// Each stored key's `hashValue`, kept once the dictionary is past its
+        var index = OpenDictionaryIndex()
+        /// The `hashValue`s of its first keys, in order, once it is past its
         /// scan limit, so that its index grows without hashing a key twice.
         var hashes: [Int] = []
-        /// Where in its template (the sibling before it) the next key is looked for.
+        /// Where in its sibling (the dictionary closed before it at its depth)
+        /// the next key is looked for.
         var templateCursor = 0
-        /// How many of its keys were found in its template. While that is all
+        /// How many of its keys were found in its sibling. While that is all
         /// of them (each found past the one before), they are distinct keys of
         /// a checked dictionary, so the next such key needs no comparison.
         var templateKeys = 0
-        /// The hashes of its first keys, where the template gave them (bit i of
+        /// How many of its first keys are its sibling's at the same positions:
+        /// when that is all of them and all of the sibling's, it shares the
+        /// sibling's keys and index (``Sibling``).
+        var sharedKeys = 0
+        /// The hashes of its first keys, where the sibling gave them (bit i of
         /// `knownEarlyHashes` set when `earlyHashes[i]` holds key i's).
         var earlyHashes = InlineArray<8, Int>(repeating: 0)
         var knownEarlyHashes: UInt8 = 0
     }
 
+    /// The last dictionary closed at a depth, and its keys' hashes where it
+    /// kept them: a dictionary shaped like it (the records of one kind, such
+    /// as a music library's tracks) reuses those keys' `String`s and hashes,
+    /// position by position, instead of building and hashing them again
+    /// (measured: 3% fewer instructions reading library.xml, where a
+    /// per-document cache of every key cost 4% on documents whose keys do not
+    /// repeat), and when it has exactly the sibling's keys it shares the
+    /// sibling's key array and index, as the binary reader does.
+    struct Sibling {
+        /// Its keys and their index (not its values).
+        var keys = SharedDictionaryKeys()
+        var hashes: [Int] = []
+    }
+
     private let limits: PropertyListLimits
     private var frames = GrowableBuffer<Frame>(capacity: 16)
+    /// The values of every open dictionary, in order, innermost dictionary
+    /// last: a dictionary closes into an array of exactly its count, moved out
+    /// of here (Specs/xml-plist.md, "Reader stacks").
+    private var values = GrowableBuffer<PropertyListValue>(capacity: 64)
+    /// The keys of every open dictionary, in order, innermost last.
+    private var keys = GrowableBuffer<String>(capacity: 32)
+    /// The last dictionary closed at each depth (``Sibling``), by depth.
+    private var siblings = GrowableBuffer<Sibling>(capacity: 4)
     /// The number of open containers (the array and dictionary frames).
     private var depth = 0
     /// The open scalar or key, if any (only one can be open at a time).
@@ -88,7 +116,7 @@ struct PlistGrammar: ~Copyable {
         self.limits = limits
         self.expansionBudget = limits.expansionBudget(inputBytes: inputBytes)
         self.restoresMarks = restoringMarks
-        frames.append(Frame(.document(seenRoot: false)))
+        frames.append(Frame(.document(seenRoot: false), start: 0, keyStart: 0))
     }
 
     /// The innermost frame's position in the stack.
@@ -98,9 +126,15 @@ struct PlistGrammar: ~Copyable {
     var keyPath: [PropertyListKeyPath.Component] {
         var path: [PropertyListKeyPath.Component] = []
         for level in 0..<frames.count {
+            // A container's contents end where the next frame's begin.
+            let inner = level + 1 < frames.count
             switch frames[level].kind {
-            case .array: path.append(.index(frames[level].members.count))
-            case .dictionary: if let pendingKey = frames[level].dictionary.pendingKey { path.append(.key(pendingKey)) }
+            case .array:
+                path.append(.index(frames[level].members.count))
+            case .dictionary:
+                if frames[level].dictionary.pendingSlot != nil {
+                    path.append(.key(keys[(inner ? frames[level + 1].keyStart : keys.count) - 1]))
+                }
             default: break
             }
         }
@@ -188,19 +222,18 @@ struct PlistGrammar: ~Copyable {
                 guard attributes.pairs.allSatisfy({ $0.name == "version" && $0.value == "1.0" }) else {
                     throw PropertyListError(.unexpectedRoot, "<plist> takes no attribute but version=\"1.0\"")
                 }
-                frames.append(Frame(.plist(hasValue: false, implicit: false)))
+                frames.append(Frame(.plist(hasValue: false, implicit: false), start: 0, keyStart: 0))
                 return
             }
-            frames.append(Frame(.plist(hasValue: false, implicit: true)))
+            frames.append(Frame(.plist(hasValue: false, implicit: true), start: 0, keyStart: 0))
         case .plist(let hasValue, _):
             // plistValueCount: exactly one value.
             guard !hasValue else { throw PropertyListError(.plistValueCount, "<plist> holds more than one value") }
         case .dictionary:
-            // pendingSlot is set with pendingKey: testing it copies no string.
             let keyPending = frames[top].dictionary.pendingSlot != nil
             if element == .scalar(.key) {
                 if keyPending {
-                    throw PropertyListError(.missingValue, "key \"\(frames[top].dictionary.pendingKey ?? "")\" has no value before the next <key>")
+                    throw PropertyListError(.missingValue, "key \"\(keys[keys.count - 1])\" has no value before the next <key>")
                 }
             } else if !keyPending, element.isValue {
                 throw PropertyListError(.misplacedElement, "<\(shown())> in a dictionary without a <key> before it")
@@ -226,16 +259,16 @@ struct PlistGrammar: ~Copyable {
             try charge(8 &+ depth)  // ExpandedSize.node(depth:payload: 0), inline
             // Each frame is built in its place in the stack (built first and
             // appended, it was copied and the original destroyed: measured 2%
-            // of decoding a 3.4 KB userInfo document).
+            // of decoding a 3.4 KB userInfo document). A dictionary's contents
+            // go to the shared stacks, so opening one allocates nothing.
+            let (start, keyStart) = (values.count, keys.count)
             if element == .dict {
-                frames.append(building: {
-                    Frame(.dictionary, dictionary: OpenDictionary(entries: PropertyListDictionary(minimumCapacity: PropertyListDictionary.scanLimit)))
-                })
+                frames.append(building: { Frame(.dictionary, start: start, keyStart: keyStart) })
             } else {
                 // Room for a few members at once: an array grown from empty one
                 // append at a time is reallocated at its second and third.
                 frames.append(building: {
-                    var frame = Frame(.array)
+                    var frame = Frame(.array, start: start, keyStart: keyStart)
                     frame.members.reserveCapacity(4)
                     return frame
                 })
@@ -328,34 +361,51 @@ struct PlistGrammar: ~Copyable {
         if restoresMarks, kind == .string { restoredMarks += XMLInput.restoringMarks(in: &text) }
     }
 
-    /// The innermost container closes and is delivered to its own.
+    /// The innermost container closes and is delivered to its own: its
+    /// contents move out of the shared stacks into arrays of exactly their
+    /// count (Specs/xml-plist.md, "Reader stacks").
     @inline(never)
     private mutating func closeContainer() throws(PropertyListError) {
         let value: PropertyListValue
-        // The frame's contents are moved out of it (swapped with empty ones),
-        // not copied: a copy retained every array of the frame and released
-        // them again as the frame was destroyed (measured: 2.5% of decoding a
-        // 3.4 KB userInfo document).
         var frame = frames.removeLast()
         switch frame.kind {
         case .array:
             depth -= 1
-            var members: [PropertyListValue] = []
-            swap(&members, &frame.members)
-            value = .array(members)
+            var array: [PropertyListValue] = []
+            swap(&array, &frame.members)
+            value = .array(array)
         case .dictionary:
             depth -= 1
-            if let pendingKey = frame.dictionary.pendingKey {
+            if frame.dictionary.pendingSlot != nil {
+                let pendingKey = keys[keys.count - 1]
                 throw PropertyListError(.missingValue, "key \"\(pendingKey)\" has no value", keyPath: PropertyListKeyPath([.key(pendingKey)]))
             }
-            var dictionary = PropertyListDictionary()
-            swap(&dictionary, &frame.dictionary.entries)
+            let count = values.count - frame.start
             var hashes: [Int] = []
             swap(&hashes, &frame.dictionary.hashes)
-            // The next dictionary in the same container may have the same keys.
-            frames[top].childTemplate = (dictionary.keys, hashes)
+            let dictionary: PropertyListDictionary
+            if depth < siblings.count, count > 0, frame.dictionary.sharedKeys == count, siblings[depth].keys.keys.count == count {
+                // Sibling keys: exactly the sibling's keys, byte for byte and in
+                // its order, so its key array and index are this one's too (and
+                // the sibling stays as it is for the next one).
+                keys.removeAll(from: frame.keyStart)
+                dictionary = PropertyListDictionary(sharing: siblings[depth].keys, values: values.moveOut(from: frame.start))
+            } else {
+                var index = OpenDictionaryIndex()
+                swap(&index, &frame.dictionary.index)
+                if count > PropertyListDictionary.scanLimit && index.isEmpty {
+                    // Its keys past the scan limit were all its sibling's, in
+                    // order, so none needed the index until now.
+                    Self.fillHashes(&hashes, of: keys.span.extracting(frame.keyStart...), early: frame.dictionary)
+                    index.makeRoom(hashes: hashes.span)
+                }
+                dictionary = PropertyListDictionary(checkedKeys: keys.moveOut(from: frame.keyStart), values: values.moveOut(from: frame.start), index: index)
+                // The next dictionary at this depth may have the same keys.
+                while siblings.count <= depth { siblings.append(Sibling()) }
+                siblings[depth] = Sibling(keys: dictionary.sharedKeys, hashes: hashes.count == count ? hashes : [])
+            }
             // A dictionary whose only key is CF$UID, holding an integer in [0, 2^32), is a UID (CoreFoundation's reading).
-            if dictionary.count == 1, case .integer(let integer)? = dictionary["CF$UID"] {
+            if count == 1, case .integer(let integer)? = dictionary["CF$UID"] {
                 // uidTooWide: CoreFoundation would truncate a wider integer to a 32-bit UID.
                 guard let uid = integer.uint64Value.flatMap(UInt32.init(exactly:)) else {
                     throw PropertyListError(.uidTooWide, "a CF$UID dictionary holds \(integer), outside [0, 2^32) (CoreFoundation would truncate it)")
@@ -374,6 +424,19 @@ struct PlistGrammar: ~Copyable {
         try deliver(value)
     }
 
+    /// Completes `hashes` to the `hashValue`s of `keys`, a dictionary's keys
+    /// (the early ones its sibling gave, in `early`, are taken as they are).
+    /// (A static function: as a method it copied the whole grammar to call.)
+    @inline(never)
+    private static func fillHashes(_ hashes: inout [Int], of keys: Span<String>, early: borrowing OpenDictionary) {
+        hashes.reserveCapacity(2 * keys.count)
+        while hashes.count < keys.count {
+            let position = hashes.count
+            let isKnown = position < PropertyListDictionary.scanLimit && early.knownEarlyHashes & (1 << UInt8(position)) != 0
+            hashes.append(isKnown ? early.earlyHashes[position] : keys[position].hashValue)
+        }
+    }
+
     /// `</key>`: the key is checked against its dictionary's keys and waits for its value.
     private mutating func closeKey() throws(PropertyListError) {
         // Control characters in strings: the marks back into controls, before the key is compared with the others.
@@ -381,7 +444,8 @@ struct PlistGrammar: ~Copyable {
         try ScalarText.checkLeadingByteOrderMark(utf8: text.span)
         try charge(text.count)
         let top = self.top
-        let position = frames[top].dictionary.entries.count
+        let level = depth - 1
+        let position = keys.count - frames[top].keyStart
         // The sibling's key at the cursor or just after it (records of one kind
         // may leave out a key), if it is these bytes.
         var reused: String?
@@ -389,60 +453,63 @@ struct PlistGrammar: ~Copyable {
         var matched: Int?
         // A dictionary whose first two keys are not its sibling's stops looking
         // (settings-like documents, whose keys never repeat, pay two compares).
-        if position < 2 || frames[top].dictionary.templateCursor > 0 {
-            // Read in place in the parent's frame (a copy of the template would retain its arrays).
+        if level < siblings.count, position < 2 || frames[top].dictionary.templateCursor > 0 {
             let cursor = frames[top].dictionary.templateCursor
-            for candidate in cursor..<min(cursor + 2, frames[top - 1].childTemplate.keys.count)
-            where Self.same(text.span, frames[top - 1].childTemplate.keys[candidate]) {
-                reused = frames[top - 1].childTemplate.keys[candidate]
-                if candidate < frames[top - 1].childTemplate.hashes.count { knownHash = frames[top - 1].childTemplate.hashes[candidate] }
+            for candidate in cursor..<min(cursor + 2, siblings[level].keys.keys.count)
+            where Self.same(text.span, siblings[level].keys.keys[candidate]) {
+                reused = siblings[level].keys.keys[candidate]
+                if candidate < siblings[level].hashes.count { knownHash = siblings[level].hashes[candidate] }
                 matched = candidate
                 break
             }
         }
-        // duplicateKey needs no comparison for a key of the template found past
-        // the keys before it, all of them the template's too.
+        // duplicateKey needs no comparison for a key of the sibling found past
+        // the keys before it, all of them the sibling's too.
         var knownNew = false
         if let matched {
             frames[top].dictionary.templateCursor = matched + 1
             knownNew = frames[top].dictionary.templateKeys == position
             frames[top].dictionary.templateKeys += 1
+            if matched == position && frames[top].dictionary.sharedKeys == position { frames[top].dictionary.sharedKeys += 1 }
         }
         // libxml2 hands over valid UTF-8 only.
         let key = reused ?? ScalarText.string(checkedUTF8: text.span)
-        if let knownHash, position < PropertyListDictionary.scanLimit {
-            frames[top].dictionary.earlyHashes[position] = knownHash
-            frames[top].dictionary.knownEarlyHashes |= 1 << UInt8(position)
-        }
-        let slot: Int?
+        let slot: Int
         if position < PropertyListDictionary.scanLimit {
-            slot = frames[top].dictionary.entries.slot(forNewKey: key, hash: { 0 }, hashes: [Int]().span, knownAbsent: knownNew)
-        } else {
-            // The hashes move out while the entries change (so that appending
-            // to them never copies them), and back after.
-            var hashes: [Int] = []
-            swap(&hashes, &frames[top].dictionary.hashes)
-            if hashes.isEmpty {
-                // Past the scan limit: from now on the index needs every key's hash.
-                let open = frames[top].dictionary
-                hashes.reserveCapacity(2 * position)
-                for (index, stored) in open.entries.keys.enumerated() {
-                    hashes.append(open.knownEarlyHashes & (1 << UInt8(index)) != 0 ? open.earlyHashes[index] : stored.hashValue)
+            if let knownHash {
+                frames[top].dictionary.earlyHashes[position] = knownHash
+                frames[top].dictionary.knownEarlyHashes |= 1 << UInt8(position)
+            }
+            // duplicateKey: each key once (canonically equivalent spellings count as one).
+            if !knownNew {
+                for stored in frames[top].keyStart..<keys.count where keys[stored] == key {
+                    throw PropertyListError(.duplicateKey, "key \"\(key)\" appears more than once")
                 }
             }
-            var hash = 0
-            slot = frames[top].dictionary.entries.slot(forNewKey: key, hash: {
-                hash = knownHash ?? key.hashValue
-                return hash
-            }, hashes: hashes.span, knownAbsent: knownNew)
-            if slot != nil { hashes.append(hash) }
+            slot = -1
+        } else if knownNew && frames[top].dictionary.index.isEmpty {
+            // Every key so far is its sibling's, in order: distinct with no
+            // index, which waits until a key is not (or the dictionary closes).
+            if position == frames[top].dictionary.hashes.count, let knownHash { frames[top].dictionary.hashes.append(knownHash) }
+            slot = -1
+        } else {
+            // The hashes move out while they change (so that appending to them
+            // never copies them), and back after.
+            var hashes: [Int] = []
             swap(&hashes, &frames[top].dictionary.hashes)
+            if hashes.count < position { Self.fillHashes(&hashes, of: keys.span.extracting(frames[top].keyStart...), early: frames[top].dictionary) }
+            frames[top].dictionary.index.makeRoom(hashes: hashes.span)
+            let hash = knownHash ?? key.hashValue
+            let found = frames[top].dictionary.index.slot(for: key, hash: hash, keys: keys.span.extracting(frames[top].keyStart...), knownAbsent: knownNew)
+            hashes.append(hash)
+            swap(&hashes, &frames[top].dictionary.hashes)
+            // duplicateKey
+            guard let found else {
+                throw PropertyListError(.duplicateKey, "key \"\(key)\" appears more than once")
+            }
+            slot = found
         }
-        // duplicateKey: each key once (canonically equivalent spellings count as one).
-        guard let slot else {
-            throw PropertyListError(.duplicateKey, "key \"\(key)\" appears more than once")
-        }
-        frames[top].dictionary.pendingKey = key
+        keys.append(key)
         frames[top].dictionary.pendingSlot = slot
     }
 
@@ -479,14 +546,15 @@ struct PlistGrammar: ~Copyable {
             // collectionLimitExceeded (an array with room took the value in deliver)
             throw PropertyListError(.collectionLimitExceeded, "an array of more than \(limits.maxCollectionCount) members")
         case .dictionary:
-            guard frames[top].dictionary.entries.count < limits.maxCollectionCount else {
+            let position = values.count - frames[top].start
+            guard position < limits.maxCollectionCount else {
                 throw PropertyListError(.collectionLimitExceeded, "a dictionary of more than \(limits.maxCollectionCount) members")
             }
-            // The key moves from the frame into the entries (no copy of the string).
-            guard let key = frames[top].dictionary.pendingKey.take(), let slot = frames[top].dictionary.pendingSlot.take() else {
+            guard let slot = frames[top].dictionary.pendingSlot.take() else {
                 preconditionFailure("values in dictionaries follow keys")
             }
-            frames[top].dictionary.entries.append(value, forNewKey: key, at: slot)
+            if slot >= 0 { frames[top].dictionary.index.store(position: position, at: slot) }
+            values.append(consume value)
         case .document:
             preconditionFailure("values are delivered to containers")
         }

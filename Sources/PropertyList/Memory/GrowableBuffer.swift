@@ -105,6 +105,24 @@
 }
 
 extension GrowableBuffer {
+    /// The elements, as a span valid while the buffer is not mutated.
+    @inlinable
+    @_spi(ByteKit) public var span: Span<Element> {
+        @_lifetime(borrow self)
+        @inline(__always) borrowing get {
+            let elements = unsafe Span(_unsafeStart: base, count: used)
+            return unsafe _overrideLifetime(elements, borrowing: self)
+        }
+    }
+
+    /// Removes the elements from `index` on, destroying them.
+    @inlinable
+    @_spi(ByteKit) public mutating func removeAll(from index: Int) {
+        precondition(index >= 0 && index <= used, "index out of range")
+        (base + index).deinitialize(count: used - index)
+        used = index
+    }
+
     /// Moves the elements from `index` on into a new array of exactly their
     /// count, and removes them here.
     @inlinable
@@ -113,10 +131,12 @@ extension GrowableBuffer {
         let moved = used - index
         guard moved > 0 else { return [] }
         let source = base + index
-        let array = [Element](unsafeUninitializedCapacity: moved) { buffer, initialized in
-            buffer.baseAddress!.moveInitialize(from: source, count: moved)
-            initialized = moved
-        }
+        // Reserved, then appended one by one: specialised for the element
+        // type where it is used (`Array(unsafeUninitializedCapacity:)` looked
+        // the array's storage type up at run time on every call, measured).
+        var array: [Element] = []
+        array.reserveCapacity(moved)
+        for offset in 0..<moved { array.append((source + offset).move()) }
         used = index
         return array
     }
@@ -181,15 +201,6 @@ extension GrowableBuffer where Element: BitwiseCopyable {
         used += more
     }
 
-    /// The elements, as a span valid while the buffer is not mutated.
-    @inlinable
-    @_spi(ByteKit) public var span: Span<Element> {
-        @_lifetime(borrow self)
-        @inline(__always) borrowing get {
-            let elements = unsafe Span(_unsafeStart: base, count: used)
-            return unsafe _overrideLifetime(elements, borrowing: self)
-        }
-    }
 }
 
 /// The per-object tables of a decoder that numbers its objects (the binary
