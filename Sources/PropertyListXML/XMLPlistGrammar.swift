@@ -25,15 +25,12 @@ struct PlistGrammar: ~Copyable {
         }
 
         var kind: Kind
-        /// Where a dictionary's values begin in the grammar's
-        /// ``PlistGrammar/values`` stack and its keys in ``PlistGrammar/keys``:
-        /// each stack holds the open dictionaries' contents, innermost last
-        /// (Specs/xml-plist.md, "Reader stacks").
+        /// Where a container's members (a dictionary's values) begin in the
+        /// grammar's ``PlistGrammar/values`` stack, and a dictionary's keys in
+        /// ``PlistGrammar/keys``: each stack holds the open containers'
+        /// contents, innermost last (Specs/xml-plist.md, "Reader stacks").
         var start: Int
         var keyStart: Int
-        /// An array's members so far (an array grows in place: collected in a
-        /// shared stack, a large one was copied once more as it closed, measured).
-        var members: [PropertyListValue] = []
         /// A dictionary's state (empty for any other frame: no optional to
         /// check on every access).
         var dictionary = OpenDictionary()
@@ -88,9 +85,9 @@ struct PlistGrammar: ~Copyable {
 
     private let limits: PropertyListLimits
     private var frames = GrowableBuffer<Frame>(capacity: 16)
-    /// The values of every open dictionary, in order, innermost dictionary
-    /// last: a dictionary closes into an array of exactly its count, moved out
-    /// of here (Specs/xml-plist.md, "Reader stacks").
+    /// The members of every open container (a dictionary's values), in
+    /// order, innermost container last: a container closes into an array of
+    /// exactly its count, moved out of here (Specs/xml-plist.md, "Reader stacks").
     private var values = GrowableBuffer<PropertyListValue>(capacity: 64)
     /// The keys of every open dictionary, in order, innermost last.
     private var keys = GrowableBuffer<String>(capacity: 32)
@@ -130,7 +127,7 @@ struct PlistGrammar: ~Copyable {
             let inner = level + 1 < frames.count
             switch frames[level].kind {
             case .array:
-                path.append(.index(frames[level].members.count))
+                path.append(.index((inner ? frames[level + 1].start : values.count) - frames[level].start))
             case .dictionary:
                 if frames[level].dictionary.pendingSlot != nil {
                     path.append(.key(keys[(inner ? frames[level + 1].keyStart : keys.count) - 1]))
@@ -259,20 +256,10 @@ struct PlistGrammar: ~Copyable {
             try charge(8 &+ depth)  // ExpandedSize.node(depth:payload: 0), inline
             // Each frame is built in its place in the stack (built first and
             // appended, it was copied and the original destroyed: measured 2%
-            // of decoding a 3.4 KB userInfo document). A dictionary's contents
-            // go to the shared stacks, so opening one allocates nothing.
+            // of decoding a 3.4 KB userInfo document). Its contents go to the
+            // shared stacks, so opening it allocates nothing.
             let (start, keyStart) = (values.count, keys.count)
-            if element == .dict {
-                frames.append(building: { Frame(.dictionary, start: start, keyStart: keyStart) })
-            } else {
-                // Room for a few members at once: an array grown from empty one
-                // append at a time is reallocated at its second and third.
-                frames.append(building: {
-                    var frame = Frame(.array, start: start, keyStart: keyStart)
-                    frame.members.reserveCapacity(4)
-                    return frame
-                })
-            }
+            frames.append(building: { Frame(element == .dict ? .dictionary : .array, start: start, keyStart: keyStart) })
             depth += 1
         case .scalar(let kind):
             guard kind != .key || frames[top].kind == .dictionary else {
@@ -371,9 +358,7 @@ struct PlistGrammar: ~Copyable {
         switch frame.kind {
         case .array:
             depth -= 1
-            var array: [PropertyListValue] = []
-            swap(&array, &frame.members)
-            value = .array(array)
+            value = .array(values.moveOut(from: frame.start))
         case .dictionary:
             depth -= 1
             if frame.dictionary.pendingSlot != nil {
@@ -522,8 +507,8 @@ struct PlistGrammar: ~Copyable {
     @inline(__always)
     private mutating func deliver(_ value: __owned PropertyListValue) throws(PropertyListError) {
         // The common case: a member of an array with room for it.
-        if case .array = frames[top].kind, frames[top].members.count < limits.maxCollectionCount {
-            frames[top].members.append(value)
+        if case .array = frames[top].kind, values.count &- frames[top].start < limits.maxCollectionCount {
+            values.append(consume value)
             return
         }
         try deliverElsewhere(value)

@@ -5,8 +5,8 @@ import TestSupport
 import Testing
 
 /// Specs/xml-plist.md, "Reader stacks": the XML reader collects each open
-/// dictionary's keys and values in stacks shared by the whole parse, moves them
-/// into arrays of exactly their count as the dictionary closes, and shares the
+/// container's contents in stacks shared by the whole parse, moves them into
+/// arrays of exactly their count as the container closes, and shares the
 /// key array and index of the sibling closed before it at the same depth when
 /// the keys are exactly the sibling's. Errors take their key paths from the stacks.
 @Suite("XML reader stacks")
@@ -22,37 +22,47 @@ struct XMLReaderStacksTests {
         return probe.capacity + 2
     }
 
-    /// Every dictionary the bounded walk meets, with where it sits.
-    struct Dictionaries: ValueVisitor {
+    /// Every dictionary and array the bounded walk meets.
+    struct Containers: ValueVisitor {
         typealias Value = PropertyListValue
         typealias Failure = PropertyListError
-        var found: [(place: WalkPlace, dictionary: PropertyListDictionary)] = []
+        var dictionaries: [PropertyListDictionary] = []
+        var arrays: [[PropertyListValue]] = []
 
         mutating func visit(scalar value: PropertyListValue, at place: WalkPlace, depth: Int) {}
         mutating func enter(_ value: PropertyListValue, _ container: WalkContainer, at place: WalkPlace, depth: Int) -> Bool {
-            if case .dictionary(let dictionary) = value { found.append((place, dictionary)) }
+            switch value {
+            case .dictionary(let dictionary): dictionaries.append(dictionary)
+            case .array(let array): arrays.append(array)
+            default: break
+            }
             return true
         }
         mutating func leave(_ value: PropertyListValue, _ container: WalkContainer, at place: WalkPlace, depth: Int) {}
     }
 
-    static func dictionaries(in value: PropertyListValue) throws -> [PropertyListDictionary] {
-        var visitor = Dictionaries()
+    static func containers(in value: PropertyListValue) throws -> Containers {
+        var visitor = Containers()
         var meter = ExpansionMeter(limit: .max)
         try ValueWalk.walk(value, meter: &meter, visitor: &visitor)
-        return visitor.found.map(\.dictionary)
+        return visitor
     }
 
-    @Test("every dictionary of every XML file of both shared corpora holds its keys and values in arrays reserved for exactly its count")
-    func exactDictionaries() throws {
-        var files = 0, dictionaries = 0, shared = 0
+    @Test("every dictionary and array of every XML file of both shared corpora is reserved for exactly its count")
+    func exactContainers() throws {
+        var files = 0, dictionaries = 0, shared = 0, arrays = 0
         for url in try Paths.sharedCorpusFiles() {
             let bytes = try [UInt8](Data(contentsOf: url))
             guard bytes.starts(with: Array("<?xml".utf8)) || bytes.starts(with: Array("<plist".utf8)),
                   let value = try? XMLPropertyListReader().read(bytes) else { continue }
             files += 1
+            let containers = try Self.containers(in: value)
+            for array in containers.arrays where !array.isEmpty {
+                arrays += 1
+                #expect(array.capacity <= Self.exactRoom(array.count, of: PropertyListValue.self), "\(url.lastPathComponent)")
+            }
             var seen: Set<StorageIdentity> = []
-            for dictionary in try Self.dictionaries(in: value) where !dictionary.isEmpty {
+            for dictionary in containers.dictionaries where !dictionary.isEmpty {
                 dictionaries += 1
                 // A key array met before is shared with a sibling.
                 if !seen.insert(StorageIdentity(dictionary.keys)).inserted { shared += 1 }
@@ -61,7 +71,8 @@ struct XMLReaderStacksTests {
             }
         }
         // The corpora reach both kinds: dictionaries with keys of their own, and records sharing their sibling's.
-        #expect(files >= 140 && dictionaries > 8_000 && shared > 4_000, "files \(files), dictionaries \(dictionaries), shared \(shared)")
+        #expect(files >= 140 && dictionaries > 8_000 && shared > 4_000 && arrays > 1_000,
+                "files \(files), dictionaries \(dictionaries), shared \(shared), arrays \(arrays)")
     }
 
     /// `<array>` of dictionaries, each `(key, integer)` pairs in order.

@@ -131,15 +131,23 @@ extension GrowableBuffer {
         let moved = used - index
         guard moved > 0 else { return [] }
         let source = base + index
-        // Reserved, then appended one by one: specialised for the element
-        // type where it is used (`Array(unsafeUninitializedCapacity:)` looked
-        // the array's storage type up at run time on every call, measured).
+        used = index
+        if moved >= 64 {
+            // Many: one block move (`Array(unsafeUninitializedCapacity:)` looks
+            // the array's storage type up at run time, measured on every call:
+            // worth it only here).
+            return [Element](unsafeUninitializedCapacity: moved) { buffer, initialized in
+                buffer.baseAddress!.moveInitialize(from: source, count: moved)
+                initialized = moved
+            }
+        }
+        // Few: reserved, then appended one by one, specialised for the element type.
         var array: [Element] = []
         array.reserveCapacity(moved)
         for offset in 0..<moved { array.append((source + offset).move()) }
-        used = index
         return array
     }
+
 }
 
 extension GrowableBuffer where Element: BitwiseCopyable {
