@@ -51,8 +51,7 @@ public struct StringKeyedDictionary<Value: Hashable & Sendable>: Sendable {
     /// key): the keys and their index are shared with `sibling`, not built
     /// again (a reader's sibling keys, Specs/binary-plist.md).
     @inlinable @_spi(ByteKit) public init(sharingKeysOf sibling: Self, values: [Value]) {
-        precondition(values.count == sibling.storedKeys.count, "one value per key")
-        self.init(storedKeys: sibling.storedKeys, storedValues: values, index: sibling.index)
+        self.init(sharing: sibling.sharedKeys, values: values)
     }
 
     /// The dictionary's keys and their index, for a dictionary of the same

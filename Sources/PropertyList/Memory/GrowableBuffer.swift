@@ -147,7 +147,6 @@ extension GrowableBuffer {
         for offset in 0..<moved { array.append((source + offset).move()) }
         return array
     }
-
 }
 
 extension GrowableBuffer where Element: BitwiseCopyable {
@@ -208,7 +207,6 @@ extension GrowableBuffer where Element: BitwiseCopyable {
         (base + used).initialize(repeating: element, count: more)
         used += more
     }
-
 }
 
 /// The per-object tables of a decoder that numbers its objects (the binary
