@@ -95,6 +95,18 @@ public struct PropertyListLimits: Sendable, Hashable {
     public func validate() throws(PropertyListError) {
         // invalidLimits: a negative bound means nothing; a depth beyond the
         // supported one would overflow the stack instead of being refused.
+        // (Every decode checks its limits: the named list is built only for
+        // the message, when one is negative.)
+        if maxInputBytes | maxDepth | maxObjects | maxCollectionCount | maxStringBytes | maxDataBytes
+            | maxExpandedBytes | expansionFactor < 0 {
+            try refuseNegativeBound()
+        }
+        try Self.validate(maxDepth: maxDepth)
+    }
+
+    /// invalidLimits for the first negative bound, by name.
+    @inline(never)
+    private func refuseNegativeBound() throws(PropertyListError) {
         let bounds = [
             ("maxInputBytes", maxInputBytes), ("maxDepth", maxDepth), ("maxObjects", maxObjects),
             ("maxCollectionCount", maxCollectionCount), ("maxStringBytes", maxStringBytes),
@@ -103,7 +115,6 @@ public struct PropertyListLimits: Sendable, Hashable {
         for (name, value) in bounds where value < 0 {
             throw PropertyListError(.invalidLimits, "\(name) is \(value); limits are not negative")
         }
-        try Self.validate(maxDepth: maxDepth)
     }
 
     /// Checks a writer's or reader's depth bound: between 0 and ``maxSupportedDepth``.

@@ -6,7 +6,7 @@ import FoundationEssentials
 enum XMLInput {
     /// The document types Apple's tools write: the current public identifier, and
     /// the older "Apple Computer" one, both with Apple's system identifier.
-    static let appleDocumentTypes: [(String?, String?)] = [
+    static let appleDocumentTypes: [(publicID: StaticString, systemID: StaticString)] = [
         ("-//Apple//DTD PLIST 1.0//EN", "http://www.apple.com/DTDs/PropertyList-1.0.dtd"),
         ("-//Apple Computer//DTD PLIST 1.0//EN", "http://www.apple.com/DTDs/PropertyList-1.0.dtd"),
     ]
@@ -16,10 +16,15 @@ enum XMLInput {
     /// in place, not copied), UTF-16 with a byte-order mark is transcoded,
     /// anything else must be valid UTF-8, with no NUL byte, and declare no
     /// other encoding.
+    /// The encoding names a declaration may give, compared ignoring ASCII case.
+    private static let utf8Names: [StaticString] = ["utf-8", "utf8"]
+    private static let utf16BigEndianNames: [StaticString] = ["utf-16", "utf-16be"]
+    private static let utf16LittleEndianNames: [StaticString] = ["utf-16", "utf-16le"]
+
     static func withUTF8<R>(_ bytes: Span<UInt8>, _ body: (Span<UInt8>) throws(PropertyListError) -> R) throws(PropertyListError) -> R {
         if starts(bytes, with: [0xEF, 0xBB, 0xBF]) {
             let utf8 = bytes.extracting(3...)
-            try check(utf8, declaredAllowed: ["utf-8", "utf8"])
+            try check(utf8, declaredAllowed: utf8Names)
             return try body(utf8)
         }
         if starts(bytes, with: [0x00, 0x00, 0xFE, 0xFF]) || starts(bytes, with: [0xFF, 0xFE, 0x00, 0x00]) {
@@ -29,14 +34,14 @@ enum XMLInput {
         if starts(bytes, with: [0xFE, 0xFF]) || starts(bytes, with: [0xFF, 0xFE]) {
             let bigEndian = bytes[0] == 0xFE
             let utf8 = try transcodeUTF16(bytes.extracting(2...), bigEndian: bigEndian)
-            try check(utf8.span, declaredAllowed: ["utf-16", bigEndian ? "utf-16be" : "utf-16le"])
+            try check(utf8.span, declaredAllowed: bigEndian ? utf16BigEndianNames : utf16LittleEndianNames)
             return try body(utf8.span)
         }
         if bytes.count >= 2, bytes[0] == 0 || bytes[1] == 0 {
             // unsupportedEncoding: UTF-16 without a byte-order mark is ambiguous.
             throw PropertyListError(.unsupportedEncoding, "UTF-16 without a byte-order mark (or NUL bytes) is not supported", at: .lineColumn(line: 1, column: 1))
         }
-        try check(bytes, declaredAllowed: ["utf-8", "utf8"])
+        try check(bytes, declaredAllowed: utf8Names)
         return try body(bytes)
     }
 
@@ -48,7 +53,7 @@ enum XMLInput {
     }
 
     /// The checks of the document as UTF-8, in order.
-    private static func check(_ utf8: Span<UInt8>, declaredAllowed: [String]) throws(PropertyListError) {
+    private static func check(_ utf8: Span<UInt8>, declaredAllowed: [StaticString]) throws(PropertyListError) {
         // invalidUTF8
         if let bad = firstInvalidUTF8(utf8) {
             let (line, column) = lineColumn(utf8, bad)
@@ -61,7 +66,9 @@ enum XMLInput {
             throw PropertyListError(.malformedXML, "a NUL byte (U+0000 is not an XML character)", at: .lineColumn(line: line, column: column))
         }
         // unsupportedEncoding: the declared encoding must be the one the bytes are in.
-        if let declared = declaredEncoding(utf8), !declaredAllowed.contains(declared.lowercased()) {
+        if let range = declaredEncodingRange(utf8),
+           !declaredAllowed.contains(where: { utf8.extracting(range).bytes.equalsIgnoringASCIICase($0) }) {
+            let declared = utf8.extracting(range).bytes.decodedString
             throw PropertyListError(.unsupportedEncoding, "declared encoding \(declared) is not supported (UTF-8, or UTF-16 with a byte-order mark)",
                                     at: .lineColumn(line: 1, column: 1))
         }
@@ -113,6 +120,11 @@ enum XMLInput {
 
     /// The `encoding` pseudo-attribute of the XML declaration, if any.
     static func declaredEncoding(_ utf8: Span<UInt8>) -> String? {
+        declaredEncodingRange(utf8).map { utf8.extracting($0).bytes.decodedString }
+    }
+
+    /// Where the value of the XML declaration's `encoding` pseudo-attribute is, if it has one.
+    static func declaredEncodingRange(_ utf8: Span<UInt8>) -> Range<Int>? {
         guard utf8.hasPrefix("<?xml", at: 0), let end = find("?>", in: utf8, from: 0),
               let name = find("encoding", in: utf8, from: 0), name + 8 <= end else { return nil }
         let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
@@ -126,7 +138,7 @@ enum XMLInput {
         let start = i + 1
         var close = start
         while close < end, utf8[close] != quote { close += 1 }
-        return utf8.extracting(start..<close).bytes.decodedString
+        return start..<close
     }
 
     /// forbiddenDeclaration / forbiddenNode / emptyPrologComment: in the prolog, a
@@ -155,14 +167,14 @@ enum XMLInput {
             } else if at("<?") {
                 throw fail(.forbiddenNode, "a processing instruction (only the XML declaration is allowed)")
             } else if at("<!DOCTYPE") {
-                var quote: UInt8? = nil
                 i += 9
                 while i < utf8.count {
                     let byte = utf8[i]
-                    if let open = quote {
-                        if byte == open { quote = nil }
-                    } else if byte == 0x22 || byte == 0x27 {
-                        quote = byte
+                    if byte == 0x22 || byte == 0x27 {
+                        // A quoted identifier: on to its closing quote at once
+                        // (nothing inside one matters here).
+                        guard let close = utf8.firstIndex(of: byte, from: i + 1) else { return }
+                        i = close
                     } else if byte == UInt8(ascii: "[") {
                         throw fail(.forbiddenDeclaration, "a document type with an internal subset (entity or other declarations)")
                     } else if byte == UInt8(ascii: ">") {

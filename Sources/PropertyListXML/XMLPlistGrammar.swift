@@ -140,9 +140,9 @@ struct PlistGrammar: ~Copyable {
 
     /// `<!DOCTYPE …>`: forbiddenDeclaration unless it is Apple's plist document
     /// type (the internal subset is refused before parsing, by XMLInput).
-    mutating func documentType(name: String, publicID: String?, systemID: String?) throws(PropertyListError) {
-        guard name == "plist", XMLInput.appleDocumentTypes.contains(where: { $0 == (publicID, systemID) }) else {
-            throw PropertyListError(.forbiddenDeclaration, "document type \(name) \(publicID ?? "-") \(systemID ?? "-") is not Apple's plist document type")
+    mutating func documentType(name: LibXML2Text, publicID: LibXML2Text, systemID: LibXML2Text) throws(PropertyListError) {
+        guard name.spells("plist"), XMLInput.appleDocumentTypes.contains(where: { publicID.spells($0.publicID) && systemID.spells($0.systemID) }) else {
+            throw PropertyListError(.forbiddenDeclaration, "document type \(name.text) \(publicID.optionalText ?? "-") \(systemID.optionalText ?? "-") is not Apple's plist document type")
         }
     }
 
@@ -216,7 +216,7 @@ struct PlistGrammar: ~Copyable {
             }
             frames[top].kind = .document(seenRoot: true)
             if element == .plist {
-                guard attributes.pairs.allSatisfy({ $0.name == "version" && $0.value == "1.0" }) else {
+                guard attributes.allAre(name: "version", value: "1.0") else {
                     throw PropertyListError(.unexpectedRoot, "<plist> takes no attribute but version=\"1.0\"")
                 }
                 frames.append(Frame(.plist(hasValue: false, implicit: false), start: 0, keyStart: 0))

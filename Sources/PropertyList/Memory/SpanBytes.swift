@@ -106,6 +106,21 @@ extension RawSpan {
         }
     }
 
+    /// True when the bytes are `literal`'s, ASCII letters compared without
+    /// regard to case (a declared encoding name against the ones allowed).
+    @_spi(ByteKit) public func equalsIgnoringASCIICase(_ literal: StaticString) -> Bool {
+        guard byteCount == literal.utf8CodeUnitCount else { return false }
+        let expected = literal.utf8Start
+        for i in 0..<byteCount {
+            let byte = byte(at: i)
+            let folded = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+            let other = expected[i]
+            let otherFolded = other >= UInt8(ascii: "A") && other <= UInt8(ascii: "Z") ? other | 0x20 : other
+            if folded != otherFolded { return false }
+        }
+        return true
+    }
+
     /// True when the bytes are those of `string`'s UTF-8.
     @_spi(ByteKit) public func sameBytes(asUTF8Of string: String) -> Bool {
         string.withUTF8Span { sameBytes(as: $0.bytes) }

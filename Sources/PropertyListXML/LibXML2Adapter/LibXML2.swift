@@ -112,8 +112,8 @@ final class XMLSAXParser {
         },
         document_type: { context, name, publicID, systemID in
             XMLSAXParser.session(context).pointee.step { grammar throws(PropertyListError) in
-                try grammar.documentType(name: XMLSAXParser.string(name), publicID: publicID.map { String(cString: $0) },
-                                         systemID: systemID.map { String(cString: $0) })
+                try grammar.documentType(name: LibXML2Text(pointer: name), publicID: LibXML2Text(pointer: publicID),
+                                         systemID: LibXML2Text(pointer: systemID))
             }
         },
         diagnostic: { context, message, line, column in
@@ -198,12 +198,7 @@ struct ElementNames {
     /// first byte picks the candidates, whose names are literals (no table
     /// of strings to walk, retaining each, for every new name).
     static func match(_ name: UnsafePointer<UInt8>) -> PlistElement {
-        /// True when the name is exactly `literal`.
-        func spells(_ literal: StaticString) -> Bool {
-            let bytes = literal.utf8Start
-            for i in 0..<literal.utf8CodeUnitCount where name[i] != bytes[i] { return false }
-            return name[literal.utf8CodeUnitCount] == 0
-        }
+        func spells(_ literal: StaticString) -> Bool { LibXML2Text.spells(name, literal) }
         switch name[0] {
         case UInt8(ascii: "k") where spells("key"): return .scalar(.key)
         case UInt8(ascii: "s") where spells("string"): return .scalar(.string)
@@ -238,6 +233,18 @@ struct ElementAttributes {
     /// True when the element has no attribute (checked without building strings).
     var isEmpty: Bool { raw?[0] == nil }
 
+    /// True when every attribute is `name="value"` (checked on libxml2's
+    /// bytes, without building strings; true when there is none).
+    func allAre(name: StaticString, value: StaticString) -> Bool {
+        guard var pair = raw else { return true }
+        while let attributeName = pair[0] {
+            guard LibXML2Text.spells(attributeName, name), let attributeValue = pair[1],
+                  LibXML2Text.spells(attributeValue, value) else { return false }
+            pair += 2
+        }
+        return true
+    }
+
     /// The (name, value) pairs, namespace declarations among them.
     var pairs: [(name: String, value: String)] {
         guard var pair = raw else { return [] }
@@ -252,9 +259,30 @@ struct ElementAttributes {
 
 /// An element's name as libxml2 gives it (NUL-terminated), made into a
 /// string only for error messages.
-struct ElementName {
+typealias ElementName = LibXML2Text
+
+/// A NUL-terminated string as libxml2 gives it (a name, or a document type's
+/// identifier; NULL when absent), compared on its bytes and made into a
+/// `String` only for error messages.
+struct LibXML2Text {
     let pointer: UnsafePointer<UInt8>?
 
-    /// The name as text.
-    var text: String { pointer.map { String(cString: $0) } ?? "" }
+    /// The text, or nil when absent.
+    var optionalText: String? { pointer.map { String(cString: $0) } }
+    /// The text ("" when absent).
+    var text: String { optionalText ?? "" }
+
+    /// True when the text is present and exactly `literal`.
+    func spells(_ literal: StaticString) -> Bool {
+        guard let pointer else { return false }
+        return Self.spells(pointer, literal)
+    }
+
+    /// True when the NUL-terminated `text` is exactly `literal` (a mismatch
+    /// stops at the NUL at the latest).
+    static func spells(_ text: UnsafePointer<UInt8>, _ literal: StaticString) -> Bool {
+        let bytes = literal.utf8Start
+        for i in 0..<literal.utf8CodeUnitCount where text[i] != bytes[i] { return false }
+        return text[literal.utf8CodeUnitCount] == 0
+    }
 }
