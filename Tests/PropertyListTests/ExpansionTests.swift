@@ -62,6 +62,56 @@ struct ExpansionTests {
         #expect(binaryError(file)?.code == .expansionLimitExceeded)
     }
 
+    /// An array of `uses` references (two bytes each) to one UTF-16 string of
+    /// 400 non-ASCII units (800 bytes of UTF-8), then as many to one data
+    /// object of 100 bytes.
+    static func sharedStringAndData(uses: Int) -> [UInt8] {
+        let count = bigEndian(UInt64(2 * uses), width: 2)
+        let references = Array(repeating: [UInt8]([0x00, 0x01]), count: uses).flatMap { $0 }
+            + Array(repeating: [UInt8]([0x00, 0x02]), count: uses).flatMap { $0 }
+        let array: [UInt8] = [0xAF, 0x11] + count + references
+        let string: [UInt8] = [0x6F, 0x11, 0x01, 0x90] + Array(repeating: [UInt8]([0x00, 0xE9]), count: 400).flatMap { $0 }
+        let data: [UInt8] = [0x4F, 0x10, 100] + (0..<100).map { UInt8($0) }
+        return bplist([array, string, data], referenceSize: 2)
+    }
+
+    @Test("a string or data object is decoded at most twice, however often it is used (Sharing, time and memory)")
+    func stringsDecodedAtMostTwice() throws {
+        // Its first use moves the value into its container; its second use
+        // decodes it again and keeps it; every later use shares the kept one.
+        // Each decode makes new storage, so the storages counted are the decodes.
+        for uses in [1, 2, 3, 1000] {
+            let value = try BinaryPropertyListReader().read(Self.sharedStringAndData(uses: uses))
+            let text = String(repeating: "é", count: 400)
+            let bytes = Data((0..<100).map { UInt8($0) })
+            #expect(value == .array(Array(repeating: .string(text), count: uses) + Array(repeating: .data(bytes), count: uses)))
+            guard case .array(let members) = value else { continue }
+            var strings: Set<UInt> = [], datas: Set<UInt> = []
+            for member in members {
+                switch member {
+                case .string(var string):
+                    string.withUTF8 { strings.insert(UInt(bitPattern: $0.baseAddress)) }
+                case .data(let data):
+                    data.withUnsafeBytes { datas.insert(UInt(bitPattern: $0.baseAddress)) }
+                default: Issue.record("unexpected \(member)")
+                }
+            }
+            #expect(strings.count <= 2 && datas.count <= 2, "\(uses) uses: \(strings.count) strings, \(datas.count) data")
+        }
+    }
+
+    @Test("a string met as a value, then as a key, then as a value again reads the same each time; unreferenced objects are still checked")
+    func stringReusedAsKey() throws {
+        // [s, {s: s}] with s = "kéy" (UTF-16): its second use is as a key.
+        let key: [UInt8] = [0x63, 0x00, 0x6B, 0x00, 0xE9, 0x00, 0x79]
+        let objects: [[UInt8]] = [[0xA2, 1, 2], key, [0xD1, 1, 1]]
+        let expected = PropertyListValue.array([.string("kéy"), .dictionary(["kéy": .string("kéy")])])
+        #expect(try BinaryPropertyListReader().read(bplist(objects)) == expected)
+        // An unreferenced object after them is decoded and checked like any other.
+        #expect(try BinaryPropertyListReader().read(bplist(objects + [[0x51, 0x61]])) == expected)
+        #expect(binaryError(bplist(objects + [[0x61, 0xD8, 0x00]]))?.code == .invalidUTF16)
+    }
+
     @Test("dictionary keys count as nodes too, with their bytes")
     func dictionaryBomb() {
         // 40 dictionaries {k: next, j: next}: 2^40 values.

@@ -20,8 +20,10 @@ internal struct BinaryPropertyListDecoder: ~Copyable, ~Escapable {
         /// `done` objects have their value in `values`; `doneUnstored` ones are
         /// scalars without storage (integers, reals, booleans, dates, UIDs,
         /// null), decoded again where they are reused (a few bytes, no
-        /// allocation), so that the common unshared one is never copied into
-        /// `values` and destroyed again.
+        /// allocation), and strings and data used once so far, decoded again
+        /// at their second use and `done` from then on: so that the common
+        /// unshared value is never copied into `values` (a reference-count
+        /// increment, atomic) and released again with it.
         enum State: UInt64 { case unvisited, inProgress, done, doneUnstored }
         private var bits: UInt64 = 0
 
@@ -186,6 +188,15 @@ internal struct BinaryPropertyListDecoder: ~Copyable, ~Escapable {
         /// The key of the member being decoded (dictionaries).
         var memberKey: String { sharesKeys ? dictionary.storedKeys[position] : key }
 
+        /// The key whose reference is at `slot`, decoded again for a message
+        /// (the frame's copy has moved into the dictionary).
+        @inline(never)
+        static func keyText(at slot: Int, input: BinaryInput) -> String {
+            guard let object = try? input.reference(at: slot), let offset = try? input.objectOffset(object),
+                  let (text, _) = try? input.decodeString(at: offset) else { return "?" }
+            return text
+        }
+
         /// The key path component of the member being decoded.
         var member: PropertyListKeyPath.Component { isDictionary ? .key(memberKey) : .index(position) }
 
@@ -201,12 +212,15 @@ internal struct BinaryPropertyListDecoder: ~Copyable, ~Escapable {
                     dictionary.storedValues.append(consume value)
                     keyBytes = dictionary.storedKeys[position].utf8.count
                 } else {
+                    // The key moves into the dictionary (the frame's is empty until the next key).
+                    var memberKey = ""
+                    swap(&memberKey, &key)
+                    keyBytes = memberKey.utf8.count
                     // duplicateKey: each key once (canonically equivalent spellings count as one).
-                    guard dictionary.insertNew(consume value, forKey: key, hashValue: keyHash) else {
+                    guard dictionary.insertNew(consume value, forKey: consume memberKey, hashValue: keyHash) else {
                         let slot = references + position * input.referenceSize
-                        throw PropertyListError(.duplicateKey, "key \"\(key)\" appears more than once", at: .byteOffset(slot))
+                        throw PropertyListError(.duplicateKey, "key \"\(Self.keyText(at: slot, input: input))\" appears more than once", at: .byteOffset(slot))
                     }
-                    keyBytes = key.utf8.count
                 }
                 // The key and the value, each a node one level down.
                 self.base = ExpandedSize.add(self.base, ExpandedSize.node(depth: 1, payload: keyBytes))
@@ -316,7 +330,9 @@ internal struct BinaryPropertyListDecoder: ~Copyable, ~Escapable {
             throw PropertyListError(.cyclicReference, "object \(index) contains itself", at: .byteOffset(try input.objectOffset(index)))
         default:
             let scalar = try scalarMember(index, depth: depth)
-            return scalar.isContainer ? .container : Decoded(value: scalar.value, base: scalar.base, nodes: 1, height: 0)
+            guard !scalar.isContainer else { return .container }
+            let base = scalar.base
+            return Decoded(value: (consume scalar).takeValue(), base: base, nodes: 1, height: 0)
         }
     }
 
@@ -336,7 +352,7 @@ internal struct BinaryPropertyListDecoder: ~Copyable, ~Escapable {
     /// decoded and checked (expanded size where it is placed, then
     /// `unaccountedBytes`, as ``complete(_:at:end:_:depth:)`` checks a
     /// container), or taken again if done. A string or data value is kept in
-    /// `values` for its next use; any other scalar is not
+    /// `values` from its second use on; any other scalar is never kept
     /// (``Shape/State/doneUnstored``).
     @inline(__always)
     private mutating func scalarMember(_ index: Int, depth: Int) throws(PropertyListError) -> Scalar {
@@ -350,8 +366,19 @@ internal struct BinaryPropertyListDecoder: ~Copyable, ~Escapable {
         case .doneUnstored:
             let start = try input.objectOffset(index)
             let (value, _) = try input.decodeScalar(at: start)
-            let base = ExpandedSize.node(depth: 0, payload: 0)
+            guard Self.isKeptOnReuse(input.reader[start]) else {
+                // A scalar without storage: a node with no payload.
+                let base = ExpandedSize.node(depth: 0, payload: 0)
+                try input.checkExpansion(base: base, nodes: 1, depth: depth, at: start)
+                return Scalar(value: value, base: base)
+            }
+            // A string's or data's second use: decoded again, once, and kept
+            // from now on ("Sharing, time and memory").
+            let base = ExpandedSize.node(depth: 0, payload: value.payloadBytes)
             try input.checkExpansion(base: base, nodes: 1, depth: depth, at: start)
+            objects[measure: index] = base
+            objects[fact: index] = Shape(state: .done, height: 0, nodes: 1)
+            objects.fill(index, with: value)
             return Scalar(value: value, base: base)
         case .inProgress:
             return .container
@@ -374,15 +401,21 @@ internal struct BinaryPropertyListDecoder: ~Copyable, ~Escapable {
                 : "object \(index) overlaps the next object or is out of table order", at: .byteOffset(end))
         }
         decodedCount += 1
-        switch marker & 0xF0 {
-        case BinaryMarker.asciiString.rawValue, BinaryMarker.utf16String.rawValue, BinaryMarker.data.rawValue:
-            objects.fill(index, with: value)
-            objects[measure: index] = base
-            objects[fact: index] = Shape(state: .done, height: 0, nodes: 1)
-        default:
-            objects[fact: index].state = .doneUnstored
-        }
+        // Not kept: a scalar without storage is decoded again wherever it is
+        // reused, and a string or data value at its second use, if it has one
+        // (most have none: the value moves into its container uncopied).
+        objects[fact: index].state = .doneUnstored
         return Scalar(value: value, base: base)
+    }
+
+    /// True for the objects kept from their second use on: strings and data
+    /// (every other scalar is decoded again at each use, from a few bytes).
+    @inline(__always)
+    private static func isKeptOnReuse(_ marker: UInt8) -> Bool {
+        switch marker & 0xF0 {
+        case BinaryMarker.asciiString.rawValue, BinaryMarker.utf16String.rawValue, BinaryMarker.data.rawValue: return true
+        default: return false
+        }
     }
 
     /// Opens the unvisited container `index` at container depth `depth`: its
@@ -480,7 +513,7 @@ internal struct BinaryPropertyListDecoder: ~Copyable, ~Escapable {
     /// Checks a decoded object's size where it is placed and that it ends where
     /// the next object starts, then stores it.
     @inline(__always)
-    private mutating func complete(_ index: Int, at start: Int, end: Int, _ decoded: Decoded, depth: Int) throws(PropertyListError) {
+    private mutating func complete(_ index: Int, at start: Int, end: Int, _ decoded: consuming Decoded, depth: Int) throws(PropertyListError) {
         try input.checkExpansion(base: decoded.base, nodes: decoded.nodes, depth: depth, at: start)
         // unaccountedBytes: each object ends exactly where the next one (or the table) starts.
         let nextStart = index + 1 < input.objectCount ? try input.objectOffset(index + 1) : input.tableOffset
@@ -489,9 +522,9 @@ internal struct BinaryPropertyListDecoder: ~Copyable, ~Escapable {
                 ? "\(nextStart - end) bytes after object \(index) belong to no object"
                 : "object \(index) overlaps the next object or is out of table order", at: .byteOffset(end))
         }
-        objects.fill(index, with: decoded.value)
         objects[measure: index] = decoded.base
         objects[fact: index] = Shape(state: .done, height: decoded.height, nodes: decoded.nodes)
+        objects.fill(index, with: (consume decoded).takeValue())
         decodedCount += 1
     }
 
@@ -518,20 +551,28 @@ internal struct BinaryPropertyListDecoder: ~Copyable, ~Escapable {
         guard BinaryMarker.isString(input.reader[offset]) else {
             throw PropertyListError(.nonStringKey, "dictionary key is not a string (marker 0x\(Hex.upper(input.reader[offset])))", at: .byteOffset(offset))
         }
-        // A key is a string object: decoded once, and checked like any other
-        // (a string is never in progress, and its size at depth 0 was checked
-        // when it was decoded).
+        // A key is a string object: checked like any other when first decoded,
+        // and decoded at most twice (a string is never in progress, and its
+        // size at depth 0 was checked when it was first decoded).
         let key: String
-        if objects[fact: index].state == .done {
+        let state = objects[fact: index].state
+        if state == .done {
             guard case .string(let decoded) = objects[value: index] else { preconditionFailure("a string marker decoded to something else") }
             key = decoded
+        } else if state == .doneUnstored {
+            // Met before as a value, not kept: its second use decodes it again
+            // (checked already) and keeps it.
+            key = try input.decodeString(at: offset).0
+            objects[measure: index] = ExpandedSize.node(depth: 0, payload: key.utf8.count)
+            objects[fact: index] = Shape(state: .done, height: 0, nodes: 1)
+            objects.fill(index, with: .string(key))
         } else {
             let end: Int
             (key, end) = try input.decodeString(at: offset)
-            let value = PropertyListValue.string(key)
             objects[fact: index].state = .inProgress
+            // The object table's copy is the only one made (one retain).
             try complete(index, at: offset, end: end,
-                         Decoded(value: value, base: ExpandedSize.node(depth: 0, payload: value.payloadBytes), nodes: 1, height: 0), depth: 0)
+                         Decoded(value: .string(key), base: ExpandedSize.node(depth: 0, payload: key.utf8.count), nodes: 1, height: 0), depth: 0)
             // A key met for the first time is not cached: only a key object
             // that serves a second dictionary is (measured: caching every key
             // cost 7% on settings.bplist, whose keys are all distinct).

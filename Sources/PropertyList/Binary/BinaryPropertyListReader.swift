@@ -4,8 +4,9 @@ import FoundationEssentials
 ///
 /// Every malformed input is refused with a ``PropertyListError`` naming the
 /// rule, the byte offset and the key path; nothing is repaired or guessed.
-/// Decoding is linear in the input: each object is decoded once and shared
-/// objects are reused (copy-on-write), while ``PropertyListLimits`` bound the
+/// Decoding is linear in the input: each container is decoded once, each
+/// string or data object at most twice, and shared objects are reused
+/// (copy-on-write), while ``PropertyListLimits`` bound the
 /// depth and the size of the tree the shared references describe.
 ///
 /// ```swift
