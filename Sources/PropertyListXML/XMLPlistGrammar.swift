@@ -333,7 +333,7 @@ struct PlistGrammar: ~Copyable {
         let value = try ScalarText.value(kind, text.span, maxDataBytes: limits.maxDataBytes)
         // Only strings and data weigh more than their node (ExpandedSize.node, charged as the element opened).
         if kind == .string || kind == .data { try charge(value.payloadBytes) }
-        try deliver(value)
+        try deliver(consume value)
     }
 
     /// The rarer steps before a scalar's value is read: an empty-element
@@ -387,7 +387,7 @@ struct PlistGrammar: ~Copyable {
                 dictionary = PropertyListDictionary(checkedKeys: keys.moveOut(from: frame.keyStart), values: values.moveOut(from: frame.start), index: index)
                 // The next dictionary at this depth may have the same keys.
                 while siblings.count <= depth { siblings.append(Sibling()) }
-                siblings[depth] = Sibling(keys: dictionary.sharedKeys, hashes: hashes.count == count ? hashes : [])
+                siblings[depth] = Sibling(keys: dictionary.sharedKeys, hashes: hashes.count == count ? consume hashes : [])
             }
             // A dictionary whose only key is CF$UID, holding an integer in [0, 2^32), is a UID (CoreFoundation's reading).
             if count == 1, case .integer(let integer)? = dictionary["CF$UID"] {
@@ -397,7 +397,9 @@ struct PlistGrammar: ~Copyable {
                 }
                 value = .uid(uid)
             } else {
-                value = .dictionary(dictionary)
+                // Moved, not copied (a copy retains the dictionary's storage
+                // and the end of `dictionary` releases it again).
+                value = .dictionary(consume dictionary)
             }
         case .plist(let hasValue, _):
             // plistValueCount
@@ -406,7 +408,7 @@ struct PlistGrammar: ~Copyable {
         case .document:
             preconditionFailure("the document frame is never closed by an element")
         }
-        try deliver(value)
+        try deliver(consume value)
     }
 
     /// Completes `hashes` to the `hashValue`s of `keys`, a dictionary's keys
@@ -483,7 +485,7 @@ struct PlistGrammar: ~Copyable {
             var hashes: [Int] = []
             swap(&hashes, &frames[top].dictionary.hashes)
             if hashes.count < position { Self.fillHashes(&hashes, of: keys.span.extracting(frames[top].keyStart...), early: frames[top].dictionary) }
-            frames[top].dictionary.index.makeRoom(hashes: hashes.span)
+            frames[top].dictionary.index.makeRoomWhileReading(hashes: hashes.span)
             let hash = knownHash ?? key.hashValue
             let found = frames[top].dictionary.index.slot(for: key, hash: hash, keys: keys.span.extracting(frames[top].keyStart...), knownAbsent: knownNew)
             hashes.append(hash)
@@ -511,7 +513,7 @@ struct PlistGrammar: ~Copyable {
             values.append(consume value)
             return
         }
-        try deliverElsewhere(value)
+        try deliverElsewhere(consume value)
     }
 
     /// ``deliver(_:)`` to a dictionary, the document's root, or an array that is full.
@@ -520,7 +522,7 @@ struct PlistGrammar: ~Copyable {
         let top = self.top
         switch frames[top].kind {
         case .plist(_, let implicit):
-            result = value
+            result = consume value
             if implicit {
                 // A bare root value is the whole document.
                 _ = frames.removeLast()
