@@ -340,22 +340,13 @@ extension StringKeyedDictionary: ExpressibleByDictionaryLiteral {
         rebuild(hashes: hashes)
     }
 
-    /// ``makeRoom(hashes:)`` for a dictionary still being read, whose keys
-    /// may go on: its first index has room for ``firstGrowingCount`` keys
-    /// (measured: a 36-key top-level dictionary, read key by key, rebuilt
-    /// its index three times from nine keys on).
-    @inlinable @inline(__always) package mutating func makeRoomWhileReading(hashes: Span<Int>) {
+    /// A first index has room for 32 keys, a later one for twice the keys
+    /// (measured: a 36-key top-level dictionary, read key by key, rebuilt its
+    /// index three times from nine keys on; 32 slots of one byte more are
+    /// nothing beside the keys).
+    @inlinable @inline(never) internal mutating func rebuild(hashes: Span<Int>) {
         let count = hashes.count + 1
-        guard count > KeyIndex.scanLimit, count > index.capacity >> 1 else { return }
-        rebuild(hashes: hashes, atLeast: index.isEmpty ? Self.firstGrowingCount : 0)
-    }
-
-    /// The keys the first index of a dictionary still being read has room for.
-    @inlinable package static var firstGrowingCount: Int { 32 }
-
-    @inlinable @inline(never) internal mutating func rebuild(hashes: Span<Int>, atLeast minimum: Int = 0) {
-        let count = hashes.count + 1
-        index = KeyIndex(forCount: Swift.max(count, 2 * hashes.count, minimum))
+        index = KeyIndex(forCount: Swift.max(count, 2 * hashes.count, index.isEmpty ? 32 : 0))
         let mask = index.capacity - 1
         for position in 0..<hashes.count {
             var bucket = hashes[position] & mask

@@ -485,7 +485,7 @@ struct PlistGrammar: ~Copyable {
             var hashes: [Int] = []
             swap(&hashes, &frames[top].dictionary.hashes)
             if hashes.count < position { Self.fillHashes(&hashes, of: keys.span.extracting(frames[top].keyStart...), early: frames[top].dictionary) }
-            frames[top].dictionary.index.makeRoomWhileReading(hashes: hashes.span)
+            frames[top].dictionary.index.makeRoom(hashes: hashes.span)
             let hash = knownHash ?? key.hashValue
             let found = frames[top].dictionary.index.slot(for: key, hash: hash, keys: keys.span.extracting(frames[top].keyStart...), knownAbsent: knownNew)
             hashes.append(hash)
