@@ -15,8 +15,9 @@
  *   reader now (Sources/CLibXML2Bridge/LibXML2Bridge.c): the pull parser
  *   (xmlCreateIOParserCtxt + xmlParseDocument) reading the document from memory
  *   through an I/O callback, SAX1 element events, error and warning callbacks,
- *   options NONET | HUGE | IGNORE_ENC, and the context of a well-formed
- *   document reset and kept for the next (the bridge's spare context). */
+ *   options NONET | HUGE | IGNORE_ENC, the context of a well-formed
+ *   document reset and kept for the next (the bridge's spare context), and
+ *   Apple's prolog left out (the bridge's start_after_prolog). */
 #include <libxml/parser.h>
 #include <libxml/parserInternals.h>
 #include <libxml/xmlerror.h>
@@ -164,14 +165,37 @@ static xmlParserCtxtPtr new_context(struct memory_reader *reader) {
     return context;
 }
 
+/* Apple's prolog as its writers write it (both public identifiers): the bridge
+ * hands libxml2 a document that opens with one, the root "<plist" right after
+ * it, from the root on (Specs/xml-plist.md, "libxml2", Apple's prolog). */
+static const char *apple_prologs[] = {
+    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE plist PUBLIC \"-//Apple//DTD PLIST 1.0//EN\" \"http://www.apple.com/DTDs/PropertyList-1.0.dtd\">\n",
+    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE plist PUBLIC \"-//Apple Computer//DTD PLIST 1.0//EN\" \"http://www.apple.com/DTDs/PropertyList-1.0.dtd\">\n",
+};
+
+static size_t apple_prolog_length(const unsigned char *bytes, uint32_t length) {
+    for (size_t i = 0; i < sizeof apple_prologs / sizeof apple_prologs[0]; i++) {
+        size_t n = strlen(apple_prologs[i]);
+        if (length >= n + 6 && memcmp(bytes, apple_prologs[i], n) == 0 && memcmp(bytes + n, "<plist", 6) == 0) return n;
+    }
+    return 0;
+}
+
 /* Parses one document as ActivityCodec's reader does now. */
 static int parse_ours(const unsigned char *bytes, uint32_t length, uint32_t index, const char *file) {
-    struct memory_reader reader = {(const char *)bytes, length, NULL};
+    size_t prolog = apple_prolog_length(bytes, length);
+    struct memory_reader reader = {(const char *)bytes + prolog, length - prolog, NULL};
     xmlParserCtxtPtr context = take_spare_context(&reader);
     if (context == NULL) context = new_context(&reader);
     if (context == NULL) {
         fprintf(stderr, "libxml2_floor: no parser context for document %u of %s\n", index, file);
         return 1;
+    }
+    if (prolog > 0 && context->input != NULL) {
+        /* As the bridge's start_after_prolog. */
+        context->input->line = 3;
+        context->input->col = 1;
+        context->hasExternalSubset = 1;
     }
     reader.context = context;
     xmlParseDocument(context);

@@ -16,6 +16,32 @@ enum XMLInput {
     /// in place, not copied), UTF-16 with a byte-order mark is transcoded,
     /// anything else must be valid UTF-8, with no NUL byte, and declare no
     /// other encoding.
+    /// Apple's prolog as its writers write it, byte for byte: the XML
+    /// declaration and the document type, each on its line (both public
+    /// identifiers of ``appleDocumentTypes``).
+    static let appleProlog: StaticString = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE plist PUBLIC \"-//Apple//DTD PLIST 1.0//EN\" \"http://www.apple.com/DTDs/PropertyList-1.0.dtd\">\n"
+    static let olderAppleProlog: StaticString = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE plist PUBLIC \"-//Apple Computer//DTD PLIST 1.0//EN\" \"http://www.apple.com/DTDs/PropertyList-1.0.dtd\">\n"
+
+    /// Where the root element starts when the document opens with exactly
+    /// Apple's prolog and the root `<plist` follows it at once ("Apple's
+    /// prolog"): its byte offset, line and column; nil otherwise. That prolog
+    /// passes every check (``checkProlog(_:)``, the document type's) and libxml2
+    /// reads it the same way every time, so the parse starts after it.
+    static func rootAfterAppleProlog(_ utf8: Span<UInt8>) -> (offset: Int, line: Int, column: Int)? {
+        let offset: Int
+        if utf8.hasPrefix(appleProlog, at: 0) {
+            offset = appleProlog.utf8CodeUnitCount
+        } else if utf8.hasPrefix(olderAppleProlog, at: 0) {
+            offset = olderAppleProlog.utf8CodeUnitCount
+        } else {
+            return nil
+        }
+        // Anything but the root right after it (a comment, a second
+        // declaration or document type) is left to libxml2's whole parse.
+        guard utf8.hasPrefix("<plist", at: offset) else { return nil }
+        return (offset, 3, 1)
+    }
+
     /// The encoding names a declaration may give, compared ignoring ASCII case.
     private static let utf8Names: [StaticString] = ["utf-8", "utf8"]
     private static let utf16BigEndianNames: [StaticString] = ["utf-16", "utf-16be"]

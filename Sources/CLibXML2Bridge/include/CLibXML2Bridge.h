@@ -47,9 +47,13 @@ typedef struct activitycodec_xml_parser activitycodec_xml_parser;
 /// A new parser over `length` bytes at `bytes` (which must stay valid until the
 /// parser is freed) that reports to `events` with `context`; NULL if libxml2
 /// could not allocate one. libxml2 reads the bytes in small pieces as it goes
-/// (it keeps a window of the document, never a copy of all of it).
+/// (it keeps a window of the document, never a copy of all of it). With
+/// `prolog_length` > 0, the first `prolog_length` bytes are Apple's prolog,
+/// which the caller has checked: libxml2 starts at the root element, which
+/// stands at `root_line` and `root_column`, as if it had read that prolog.
 activitycodec_xml_parser *activitycodec_xml_parser_create(const activitycodec_sax_events *events, void *context,
-                                                          const char *bytes, size_t length);
+                                                          const char *bytes, size_t length, size_t prolog_length,
+                                                          int root_line, int root_column);
 
 /// Parses the whole document, reporting events. Returns 0 when libxml2 found
 /// it well formed (and nothing stopped the parser).

@@ -46,9 +46,13 @@ final class XMLSAXParser {
     func parse(_ utf8: Span<UInt8>) -> Bool {
         unsafe utf8.withUnsafeBufferPointer { bytes in
             bytes.withMemoryRebound(to: CChar.self) { chars in
-                // libxml2 pulls the bytes from this buffer as it parses (a window at a time).
+                // libxml2 pulls the bytes from this buffer as it parses (a
+                // window at a time), after Apple's prolog when the document
+                // opens with it (Specs/xml-plist.md, "libxml2", Apple's prolog).
+                let root = XMLInput.rootAfterAppleProlog(utf8)
                 let parser = withUnsafePointer(to: Self.events) { events in
-                    activitycodec_xml_parser_create(events, UnsafeMutableRawPointer(session), chars.baseAddress, chars.count)
+                    activitycodec_xml_parser_create(events, UnsafeMutableRawPointer(session), chars.baseAddress, chars.count,
+                                                    root?.offset ?? 0, Int32(root?.line ?? 1), Int32(root?.column ?? 1))
                 }
                 guard let parser else { return false }
                 session.pointee.parser = parser
