@@ -14,14 +14,7 @@ import Testing
 @Suite("XML Apple's prolog")
 struct XMLApplePrologTests {
     /// What reading one document gave: its value, or its error as printed.
-    enum Outcome: Equatable {
-        case value(PropertyListValue)
-        case refused(String)
-
-        init(_ bytes: [UInt8]) {
-            do { self = .value(try XMLPropertyListReader().read(bytes)) } catch { self = .refused(error.description) }
-        }
-    }
+    typealias Outcome = XMLSpareContextTests.Outcome
 
     static let prologs = [
         #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
