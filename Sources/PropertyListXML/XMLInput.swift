@@ -11,15 +11,11 @@ enum XMLInput {
         ("-//Apple Computer//DTD PLIST 1.0//EN", "http://www.apple.com/DTDs/PropertyList-1.0.dtd"),
     ]
 
-    /// Calls `body` with the document as UTF-8, checked (Specs/xml-plist.md,
-    /// "Before parsing"): a UTF-8 byte-order mark is dropped (the input read
-    /// in place, not copied), UTF-16 with a byte-order mark is transcoded,
-    /// anything else must be valid UTF-8, with no NUL byte, and declare no
-    /// other encoding.
     /// Apple's prolog as its writers write it, byte for byte: the XML
     /// declaration and the document type, each on its line (both public
     /// identifiers of ``appleDocumentTypes``).
     static let appleProlog: StaticString = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE plist PUBLIC \"-//Apple//DTD PLIST 1.0//EN\" \"http://www.apple.com/DTDs/PropertyList-1.0.dtd\">\n"
+    /// The same with the older "Apple Computer" public identifier.
     static let olderAppleProlog: StaticString = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE plist PUBLIC \"-//Apple Computer//DTD PLIST 1.0//EN\" \"http://www.apple.com/DTDs/PropertyList-1.0.dtd\">\n"
 
     /// Where the root element starts when the document opens with exactly
@@ -39,6 +35,7 @@ enum XMLInput {
         // Anything but the root right after it (a comment, a second
         // declaration or document type) is left to libxml2's whole parse.
         guard utf8.hasPrefix("<plist", at: offset) else { return nil }
+        // Each prolog is two lines, each ended by a line feed.
         return (offset, 3, 1)
     }
 
@@ -47,6 +44,11 @@ enum XMLInput {
     private static let utf16BigEndianNames: [StaticString] = ["utf-16", "utf-16be"]
     private static let utf16LittleEndianNames: [StaticString] = ["utf-16", "utf-16le"]
 
+    /// Calls `body` with the document as UTF-8, checked (Specs/xml-plist.md,
+    /// "Before parsing"): a UTF-8 byte-order mark is dropped (the input read
+    /// in place, not copied), UTF-16 with a byte-order mark is transcoded,
+    /// anything else must be valid UTF-8, with no NUL byte, and declare no
+    /// other encoding.
     static func withUTF8<R>(_ bytes: Span<UInt8>, _ body: (Span<UInt8>) throws(PropertyListError) -> R) throws(PropertyListError) -> R {
         if starts(bytes, with: [0xEF, 0xBB, 0xBF]) {
             let utf8 = bytes.extracting(3...)

@@ -372,13 +372,10 @@ internal struct BinaryPropertyListDecoder: ~Copyable, ~Escapable {
                 try input.checkExpansion(base: base, nodes: 1, depth: depth, at: start)
                 return Scalar(value: value, base: base)
             }
-            // A string's or data's second use: decoded again, once, and kept
-            // from now on ("Sharing, time and memory").
+            // A string's or data's second use: kept from now on.
             let base = ExpandedSize.node(depth: 0, payload: value.payloadBytes)
             try input.checkExpansion(base: base, nodes: 1, depth: depth, at: start)
-            objects[measure: index] = base
-            objects[fact: index] = Shape(state: .done, height: 0, nodes: 1)
-            objects.fill(index, with: value)
+            keepAtSecondUse(index, value, base: base)
             return Scalar(value: value, base: base)
         case .inProgress:
             return .container
@@ -406,6 +403,16 @@ internal struct BinaryPropertyListDecoder: ~Copyable, ~Escapable {
         // (most have none: the value moves into its container uncopied).
         objects[fact: index].state = .doneUnstored
         return Scalar(value: value, base: base)
+    }
+
+    /// Keeps string or data object `index`, met for the second time and
+    /// decoded again (`value`, measured `base` at relative depth 0), for every
+    /// later use ("Sharing, time and memory": decoded at most twice).
+    @inline(__always)
+    private func keepAtSecondUse(_ index: Int, _ value: PropertyListValue, base: Int) {
+        objects[measure: index] = base
+        objects[fact: index] = Shape(state: .done, height: 0, nodes: 1)
+        objects.fill(index, with: value)
     }
 
     /// True for the objects kept from their second use on: strings and data
@@ -563,9 +570,7 @@ internal struct BinaryPropertyListDecoder: ~Copyable, ~Escapable {
             // Met before as a value, not kept: its second use decodes it again
             // (checked already) and keeps it.
             key = try input.decodeString(at: offset).0
-            objects[measure: index] = ExpandedSize.node(depth: 0, payload: key.utf8.count)
-            objects[fact: index] = Shape(state: .done, height: 0, nodes: 1)
-            objects.fill(index, with: .string(key))
+            keepAtSecondUse(index, .string(key), base: ExpandedSize.node(depth: 0, payload: key.utf8.count))
         } else {
             let end: Int
             (key, end) = try input.decodeString(at: offset)
