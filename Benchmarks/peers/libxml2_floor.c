@@ -13,8 +13,9 @@
  *   parser per document;
  * - LIBXML2_FLOOR_SETUP=ours, peer "libxml2-floor-ours": exactly ActivityCodec's
  *   reader now (Sources/CLibXML2Bridge/LibXML2Bridge.c): the pull parser
- *   (xmlCreateIOParserCtxt + xmlParseDocument) reading the document from memory
- *   through an I/O callback, SAX1 element events, error and warning callbacks,
+ *   (xmlParseDocument) over one buffer holding a document of up to 1 MiB, the
+ *   context marked progressive (the bridge's push_input, whole documents), a
+ *   larger one read from memory through an I/O callback, SAX1 element events, error and warning callbacks,
  *   options NONET | HUGE | IGNORE_ENC, the context of a well-formed
  *   document reset and kept for the next (the bridge's spare context), and
  *   Apple's prolog left out (the bridge's start_after_prolog). */
@@ -111,6 +112,33 @@ static int finish(xmlParserCtxtPtr context, int ok, uint32_t index, const char *
     return ok ? 0 : 1;
 }
 
+/* As the bridge's push_input (Specs/xml-plist.md, "libxml2", whole
+ * documents): with libxml2 2.9 and 2.10, a document of up to 1 MiB in one
+ * buffer and the context marked progressive (no GROW or SHRINK steps); a
+ * larger one through the reader. Returns 0, or -1 with nothing pushed. */
+#if LIBXML_VERSION >= 20900 && LIBXML_VERSION < 21100
+static const size_t whole_document_bytes = 1 << 20;
+#else
+static const size_t whole_document_bytes = 0;
+#endif
+
+static int push_input(xmlParserCtxtPtr context, struct memory_reader *reader) {
+    int whole = reader->remaining <= whole_document_bytes;
+    xmlParserInputBufferPtr buffer =
+        whole ? xmlParserInputBufferCreateMem(reader->next, (int)reader->remaining, XML_CHAR_ENCODING_UTF8)
+              : xmlParserInputBufferCreateIO(read_document, close_document, reader, XML_CHAR_ENCODING_UTF8);
+    xmlParserInputPtr input = buffer != NULL ? xmlNewIOInputStream(context, buffer, XML_CHAR_ENCODING_UTF8) : NULL;
+    /* As the bridge: a new or reset context's input table is empty, so the push cannot fail. */
+    if (input == NULL || context->inputNr != 0 || context->inputMax < 1) {
+        if (input != NULL) xmlFreeInputStream(input);
+        else if (buffer != NULL) xmlFreeParserInputBuffer(buffer);
+        return -1;
+    }
+    inputPush(context, input);
+    context->progressive = whole;
+    return 0;
+}
+
 /* As the bridge's spare context: the context of the last well-formed
  * document, reset, kept for the next one (this program has one thread). */
 static xmlParserCtxtPtr spare_context;
@@ -121,25 +149,21 @@ static xmlParserCtxtPtr take_spare_context(struct memory_reader *reader) {
     xmlParserCtxtPtr context = spare_context;
     spare_context = NULL;
     if (context == NULL) return NULL;
-    xmlParserInputBufferPtr buffer = xmlParserInputBufferCreateIO(read_document, close_document, reader,
-                                                                  XML_CHAR_ENCODING_UTF8);
-    xmlParserInputPtr input = buffer != NULL ? xmlNewIOInputStream(context, buffer, XML_CHAR_ENCODING_UTF8) : NULL;
-    /* As the bridge: the reset context's input table is empty, so the push cannot fail. */
-    if (input == NULL || context->inputNr != 0 || context->inputMax < 1) {
-        if (input != NULL) xmlFreeInputStream(input);
-        else if (buffer != NULL) xmlFreeParserInputBuffer(buffer);
+    if (push_input(context, reader) != 0) {
         xmlFreeParserCtxt(context);
         return NULL;
     }
-    inputPush(context, input);
     return context;
 }
 
 /* A new context for `reader`'s document, its handlers and options set. */
 static xmlParserCtxtPtr new_context(struct memory_reader *reader) {
-    xmlParserCtxtPtr context = xmlCreateIOParserCtxt(NULL, NULL, read_document, close_document, reader,
-                                                     XML_CHAR_ENCODING_UTF8);
+    xmlParserCtxtPtr context = xmlNewParserCtxt();
     if (context == NULL) return NULL;
+    if (push_input(context, reader) != 0) {
+        xmlFreeParserCtxt(context);
+        return NULL;
+    }
     xmlSAXHandlerPtr sax = context->sax;
     sax->initialized = 1;
     sax->startDocument = NULL;

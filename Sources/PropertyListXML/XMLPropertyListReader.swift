@@ -23,6 +23,14 @@ import Darwin
 public struct XMLPropertyListReader: BytesReader, Sendable {
     /// The bounds this reader enforces (the same as the binary reader's).
     public var limits: PropertyListLimits
+    /// When true, libxml2 reads every document a window at a time, as it reads
+    /// one over 1 MiB, instead of from one buffer holding it whole
+    /// (Specs/xml-plist.md, "libxml2", whole documents): for tests that check
+    /// both ways read alike.
+    package var streamsEveryDocument = false
+    /// The largest document libxml2 is handed whole, in bytes after Apple's
+    /// prolog (0 when the libxml2 linked is not one whose parser gains by it).
+    package static var wholeDocumentLimit: Int { XMLSAXParser.wholeDocumentLimit }
 
     public init(limits: PropertyListLimits = .default) { self.limits = limits }
 
@@ -63,7 +71,7 @@ public struct XMLPropertyListReader: BytesReader, Sendable {
     private func parse(_ utf8: Span<UInt8>, inputBytes: Int,
                        restoringMarks: Bool) throws(PropertyListError) -> (value: PropertyListValue, restoredMarks: Int) {
         let parser = XMLSAXParser(grammar: PlistGrammar(limits: limits, inputBytes: inputBytes, restoringMarks: restoringMarks))
-        guard parser.parse(utf8) else {
+        guard parser.parse(utf8, streamed: streamsEveryDocument) else {
             throw PropertyListError(.malformedXML, "libxml2 could not start parsing", at: .lineColumn(line: 1, column: 1))
         }
         if let failure = parser.failure { throw failure }

@@ -46,14 +46,21 @@ typedef struct activitycodec_xml_parser activitycodec_xml_parser;
 
 /// A new parser over `length` bytes at `bytes` (which must stay valid until the
 /// parser is freed) that reports to `events` with `context`; NULL if libxml2
-/// could not allocate one. libxml2 reads the bytes in small pieces as it goes
-/// (it keeps a window of the document, never a copy of all of it). With
-/// `prolog_length` > 0, the first `prolog_length` bytes are Apple's prolog,
-/// which the caller has checked: libxml2 starts at the root element, which
-/// stands at `root_line` and `root_column`, as if it had read that prolog.
+/// could not allocate one. A document of up to 1 MiB is copied into one
+/// buffer for libxml2 (with libxml2 2.9 and 2.10; Specs/xml-plist.md,
+/// "libxml2", whole documents); a larger one, or any when `streamed` is
+/// non-zero, is read in small pieces as libxml2 goes (it keeps a window of
+/// the document, never a copy of all of it). With `prolog_length` > 0, the
+/// first `prolog_length` bytes are Apple's prolog, which the caller has
+/// checked: libxml2 starts at the root element, which stands at `root_line`
+/// and `root_column`, as if it had read that prolog.
 activitycodec_xml_parser *activitycodec_xml_parser_create(const activitycodec_sax_events *events, void *context,
                                                           const char *bytes, size_t length, size_t prolog_length,
-                                                          int root_line, int root_column);
+                                                          int root_line, int root_column, int streamed);
+
+/// The largest document libxml2 is handed in one buffer (1 MiB with libxml2
+/// 2.9 and 2.10, whose parser can then skip its input checks; 0 otherwise).
+size_t activitycodec_xml_whole_document_limit(void);
 
 /// Parses the whole document, reporting events. Returns 0 when libxml2 found
 /// it well formed (and nothing stopped the parser).

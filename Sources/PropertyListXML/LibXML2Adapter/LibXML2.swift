@@ -42,8 +42,9 @@ final class XMLSAXParser {
     }
 
     /// Parses `utf8` (already checked and transcoded by ``XMLInput``, with no
-    /// NUL byte); returns false if libxml2 could not start.
-    func parse(_ utf8: Span<UInt8>) -> Bool {
+    /// NUL byte); returns false if libxml2 could not start. With `streamed`,
+    /// libxml2 reads even a small document a window at a time.
+    func parse(_ utf8: Span<UInt8>, streamed: Bool = false) -> Bool {
         unsafe utf8.withUnsafeBufferPointer { bytes in
             bytes.withMemoryRebound(to: CChar.self) { chars in
                 // libxml2 pulls the bytes from this buffer as it parses (a
@@ -52,7 +53,8 @@ final class XMLSAXParser {
                 let root = XMLInput.rootAfterAppleProlog(utf8)
                 let parser = withUnsafePointer(to: Self.events) { events in
                     activitycodec_xml_parser_create(events, UnsafeMutableRawPointer(session), chars.baseAddress, chars.count,
-                                                    root?.offset ?? 0, Int32(root?.line ?? 1), Int32(root?.column ?? 1))
+                                                    root?.offset ?? 0, Int32(root?.line ?? 1), Int32(root?.column ?? 1),
+                                                    streamed ? 1 : 0)
                 }
                 guard let parser else { return false }
                 session.pointee.parser = parser
@@ -66,6 +68,9 @@ final class XMLSAXParser {
             }
         }
     }
+
+    /// The largest document libxml2 is handed in one buffer (the bridge's).
+    static var wholeDocumentLimit: Int { Int(activitycodec_xml_whole_document_limit()) }
 
     @inline(__always)
     fileprivate static func session(_ context: UnsafeMutableRawPointer?) -> UnsafeMutablePointer<SAXSession> {
