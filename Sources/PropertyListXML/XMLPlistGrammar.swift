@@ -209,6 +209,7 @@ struct PlistGrammar: ~Copyable {
 
     /// ``startElement(_:name:attributes:)`` for every element, each rule checked.
     @inline(never)
+    @section(".text.hot.activitycodec")
     private mutating func startAnyElement(_ element: PlistElement, name: ElementName, attributes: ElementAttributes) throws(PropertyListError) {
         func shown() -> String { name.text }
         if let kind = openScalar {
@@ -327,10 +328,17 @@ struct PlistGrammar: ~Copyable {
         }
     }
 
-    /// The innermost element closes; `closedEmpty` tells, when asked, whether
-    /// it was written as an empty-element tag (`<data/>`).
+    /// True when the element closing next is a `<data>` with no text, whose
+    /// closing tag decides (``endElement(closedEmpty:)``, invalidData).
+    var closingNeedsItsTag: Bool { openScalar == .data && text.count == 0 }
+
+    /// The innermost element closes. `closedEmpty` tells whether it was
+    /// written as an empty-element tag (`<data/>`) when
+    /// ``closingNeedsItsTag`` says that matters (and may be false otherwise):
+    /// a flag, not a closure to call, so that this function is not copied per
+    /// caller out of the `.text.hot` section (Specs/xml-plist.md, "Reader speed").
     @section(".text.hot.activitycodec")
-    mutating func endElement(closedEmpty: () -> Bool) throws(PropertyListError) {
+    mutating func endElement(closedEmpty: Bool) throws(PropertyListError) {
         guard let kind = openScalar else { return try closeContainer() }
         // A key is checked while it is still open (errors name the dictionary's path).
         if kind == .key {
@@ -349,9 +357,9 @@ struct PlistGrammar: ~Copyable {
     /// The rarer steps before a scalar's value is read: an empty-element
     /// `<data/>` refused, a string's marks turned back into controls.
     @inline(never)
-    private mutating func prepareText(_ kind: ScalarKind, closedEmpty: () -> Bool) throws(PropertyListError) {
+    private mutating func prepareText(_ kind: ScalarKind, closedEmpty: Bool) throws(PropertyListError) {
         // invalidData: CoreFoundation refuses <data/>, though it reads <data></data> as empty data.
-        if kind == .data, text.count == 0, closedEmpty() {
+        if kind == .data, text.count == 0, closedEmpty {
             throw PropertyListError(.invalidData, "an empty-element <data/> (Apple's parser refuses it; <data></data> is empty data)")
         }
         // Control characters in strings: the marks back into controls, before the string is made.

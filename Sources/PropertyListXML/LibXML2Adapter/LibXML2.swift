@@ -73,34 +73,18 @@ final class XMLSAXParser {
     static var wholeDocumentLimit: Int { Int(activitycodec_xml_whole_document_limit()) }
 
     @inline(__always)
-    fileprivate static func session(_ context: UnsafeMutableRawPointer?) -> UnsafeMutablePointer<SAXSession> {
+    static func session(_ context: UnsafeMutableRawPointer?) -> UnsafeMutablePointer<SAXSession> {
         context!.assumingMemoryBound(to: SAXSession.self)
     }
 
-    /// The events the plist grammar needs, forwarded by the bridge.
+    /// The events the plist grammar needs, forwarded by the bridge. The three
+    /// of every element are functions of their own in the bridge's
+    /// `.text.hot` section (Specs/xml-plist.md, "Reader speed"): as closures
+    /// here they sat wherever the code before them ended.
     private static let events = activitycodec_sax_events(
-        start_element: { context, name, attributes in
-            let session = XMLSAXParser.session(context)
-            let element = session.pointee.elements.element(name)
-            session.pointee.step { grammar throws(PropertyListError) in
-                try grammar.startElement(element, name: ElementName(pointer: name), attributes: ElementAttributes(raw: attributes))
-            }
-            // Scalars and keys hold text; containers hold elements and layout.
-            if case .scalar = element { return 1 }
-            return 0
-        },
-        end_element: { context in
-            let session = XMLSAXParser.session(context)
-            let parser = session.pointee.parser
-            session.pointee.step { grammar throws(PropertyListError) in
-                try grammar.endElement(closedEmpty: { parser.map { activitycodec_xml_parser_closed_empty($0) != 0 } ?? false })
-            }
-        },
-        characters: { context, text, length in
-            XMLSAXParser.session(context).pointee.step { grammar throws(PropertyListError) in
-                try grammar.characters(unsafe UnsafeBufferPointer(start: text, count: Int(length)).span, cdata: false)
-            }
-        },
+        start_element: saxStartElement,
+        end_element: saxEndElement,
+        characters: saxCharacters,
         cdata: { context, text, length in
             XMLSAXParser.session(context).pointee.step { grammar throws(PropertyListError) in
                 try grammar.characters(unsafe UnsafeBufferPointer(start: text, count: Int(length)).span, cdata: true)
@@ -136,6 +120,40 @@ final class XMLSAXParser {
     fileprivate static func string(_ pointer: UnsafePointer<UInt8>?) -> String {
         guard let pointer else { return "" }
         return String(cString: pointer)
+    }
+}
+
+/// An element starts (the bridge's `start_element`): returns 1 when it holds
+/// text (a scalar or key), 0 when it holds elements and layout.
+@section(".text.hot.activitycodec")
+private func saxStartElement(_ context: UnsafeMutableRawPointer?, _ name: UnsafePointer<UInt8>?,
+                             _ attributes: UnsafeMutablePointer<UnsafePointer<UInt8>?>?) -> Int32 {
+    let session = XMLSAXParser.session(context)
+    let element = session.pointee.elements.element(name)
+    session.pointee.step { grammar throws(PropertyListError) in
+        try grammar.startElement(element, name: ElementName(pointer: name), attributes: ElementAttributes(raw: attributes))
+    }
+    if case .scalar = element { return 1 }
+    return 0
+}
+
+/// The innermost element ends (the bridge's `end_element`).
+@section(".text.hot.activitycodec")
+private func saxEndElement(_ context: UnsafeMutableRawPointer?) {
+    let session = XMLSAXParser.session(context)
+    // The tag is looked at only when it decides (an empty <data>).
+    let closedEmpty = session.pointee.grammar.closingNeedsItsTag
+        && session.pointee.parser.map { activitycodec_xml_parser_closed_empty($0) != 0 } ?? false
+    session.pointee.step { grammar throws(PropertyListError) in
+        try grammar.endElement(closedEmpty: closedEmpty)
+    }
+}
+
+/// Character data (the bridge's `characters`).
+@section(".text.hot.activitycodec")
+private func saxCharacters(_ context: UnsafeMutableRawPointer?, _ text: UnsafePointer<UInt8>?, _ length: Int32) {
+    XMLSAXParser.session(context).pointee.step { grammar throws(PropertyListError) in
+        try grammar.characters(unsafe UnsafeBufferPointer(start: text, count: Int(length)).span, cdata: false)
     }
 }
 
