@@ -448,7 +448,8 @@ struct PlistGrammar: ~Copyable {
     private mutating func closeKey() throws(PropertyListError) {
         // Control characters in strings: the marks back into controls, before the key is compared with the others.
         if restoresMarks { restoredMarks += XMLInput.restoringMarks(in: &text) }
-        try ScalarText.checkLeadingByteOrderMark(utf8: text.span)
+        // leadingByteOrderMark (called only for a key that starts with its first byte)
+        if text.count >= 3, text.span[0] == 0xEF { try ScalarText.checkLeadingByteOrderMark(utf8: text.span) }
         try charge(text.count)
         let top = self.top
         let level = depth - 1

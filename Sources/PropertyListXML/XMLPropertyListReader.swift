@@ -45,7 +45,8 @@ public struct XMLPropertyListReader: BytesReader, Sendable {
         }
         let inputBytes = bytes.byteCount
         return try XMLInput.withUTF8(bytes.span) { (utf8) throws(PropertyListError) -> PropertyListValue in
-            try XMLInput.checkProlog(utf8)
+            // Apple's prolog passes checkProlog whatever follows it ("libxml2", Apple's prolog).
+            if XMLInput.rootAfterAppleProlog(utf8) == nil { try XMLInput.checkProlog(utf8) }
             try XMLInput.checkMarkup(utf8)
             try XMLInput.checkLineEndings(utf8)
             do throws(PropertyListError) {

@@ -141,6 +141,15 @@ extension GrowableBuffer {
                 initialized = moved
             }
         }
+        // One to four: an array literal (allocated at its size at once, without
+        // reserveCapacity's general path).
+        switch moved {
+        case 1: return [source.move()]
+        case 2: return [source.move(), (source + 1).move()]
+        case 3: return [source.move(), (source + 1).move(), (source + 2).move()]
+        case 4: return [source.move(), (source + 1).move(), (source + 2).move(), (source + 3).move()]
+        default: break
+        }
         // Few: reserved, then appended one by one, specialised for the element type.
         var array: [Element] = []
         array.reserveCapacity(moved)

@@ -194,7 +194,17 @@ extension Span where Element == UInt8 {
         let length = literal.utf8CodeUnitCount
         guard offset >= 0, length <= count &- offset else { return false }
         let text = literal.utf8Start
-        for k in 0..<length where self[offset &+ k] != text[k] { return false }
+        var k = 0
+        // A long literal (a prolog) eight bytes at a time.
+        while k &+ 8 <= length {
+            let literalWord = unsafe UnsafeRawPointer(text).loadUnaligned(fromByteOffset: k, as: UInt64.self)
+            guard UInt64(littleEndian: literalWord) == word(at: offset &+ k) else { return false }
+            k &+= 8
+        }
+        while k < length {
+            guard self[offset &+ k] == text[k] else { return false }
+            k &+= 1
+        }
         return true
     }
 
