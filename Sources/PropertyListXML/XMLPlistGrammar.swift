@@ -170,13 +170,15 @@ struct PlistGrammar: ~Copyable {
     /// read it); `attributes` are its attributes, namespace declarations
     /// included, read only when there are some (``ElementAttributes``).
     ///
-    /// The grammar's steps taken for every element (this one, `characters`,
-    /// `endElement`, `closeKey`, `closeContainer`, `deliverElsewhere`) are
-    /// placed in the bridge's `.text.hot` section, which
-    /// the linker puts ahead of all other code: a change anywhere else no
-    /// longer moves them (Specs/xml-plist.md, "Reader speed": moved by 160 or
-    /// 800 bytes, they made numbers.xml 4–8% slower at equal instructions).
-    @section(".text.hot.activitycodec")
+    /// The grammar's steps taken for every element sit in the bridge's
+    /// `.text.hot` section, which the linker puts ahead of all other code, so
+    /// that a change anywhere else no longer moves them (Specs/xml-plist.md,
+    /// "Reader speed": moved by 160 or 800 bytes, they made numbers.xml 4–8%
+    /// slower at equal instructions). This one, `characters` and `endElement`
+    /// are inlined into the reader's callbacks there (measured: a call of
+    /// its own per event was 2.5% of the userInfo pack's instructions);
+    /// `closeKey`, `closeContainer` and `deliverElsewhere` are placed there.
+    @inline(__always)
     mutating func startElement(_ element: PlistElement, name: ElementName, attributes: ElementAttributes) throws(PropertyListError) {
         // Most elements are a value in an array or after its key, or a key in
         // a dictionary, with no attribute and nothing open: for them no rule
@@ -281,7 +283,7 @@ struct PlistGrammar: ~Copyable {
     }
 
     /// Character data (raw or CDATA), possibly one of several pieces of one text.
-    @section(".text.hot.activitycodec")
+    @inline(__always)
     mutating func characters(_ more: Span<UInt8>, cdata: Bool) throws(PropertyListError) {
         // Text of an open key, string, number or date, not CDATA, within the
         // string limit: no rule below can refuse it.
@@ -335,9 +337,10 @@ struct PlistGrammar: ~Copyable {
     /// The innermost element closes. `closedEmpty` tells whether it was
     /// written as an empty-element tag (`<data/>`) when
     /// ``closingNeedsItsTag`` says that matters (and may be false otherwise):
-    /// a flag, not a closure to call, so that this function is not copied per
-    /// caller out of the `.text.hot` section (Specs/xml-plist.md, "Reader speed").
-    @section(".text.hot.activitycodec")
+    /// a flag, not a closure to call, so that no copy specialised for one is
+    /// made out of the `.text.hot` section (Specs/xml-plist.md, "Reader speed");
+    /// inlined into the reader's callback there (``startElement(_:name:attributes:)``).
+    @inline(__always)
     mutating func endElement(closedEmpty: Bool) throws(PropertyListError) {
         guard let kind = openScalar else { return try closeContainer() }
         // A key is checked while it is still open (errors name the dictionary's path).
