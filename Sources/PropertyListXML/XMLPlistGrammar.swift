@@ -174,10 +174,10 @@ struct PlistGrammar: ~Copyable {
     /// `.text.hot` section, which the linker puts ahead of all other code, so
     /// that a change anywhere else no longer moves them (Specs/xml-plist.md,
     /// "Reader speed": moved by 160 or 800 bytes, they made numbers.xml 4–8%
-    /// slower at equal instructions). This one, `characters` and `endElement`
-    /// are inlined into the reader's callbacks there (measured: a call of
-    /// its own per event was 2.5% of the userInfo pack's instructions);
-    /// `closeKey`, `closeContainer` and `deliverElsewhere` are placed there.
+    /// slower at equal instructions). This one, `characters`, `endElement`,
+    /// `closeKey` and `deliverElsewhere` are inlined into the reader's
+    /// callbacks there (measured: their calls were 3.7% of the userInfo
+    /// pack's instructions); `closeContainer` is placed there.
     @inline(__always)
     mutating func startElement(_ element: PlistElement, name: ElementName, attributes: ElementAttributes) throws(PropertyListError) {
         // Most elements are a value in an array or after its key, or a key in
@@ -447,7 +447,7 @@ struct PlistGrammar: ~Copyable {
     }
 
     /// `</key>`: the key is checked against its dictionary's keys and waits for its value.
-    @section(".text.hot.activitycodec")
+    @inline(__always)
     private mutating func closeKey() throws(PropertyListError) {
         // Control characters in strings: the marks back into controls, before the key is compared with the others.
         if restoresMarks { restoredMarks += XMLInput.restoringMarks(in: &text) }
@@ -541,8 +541,7 @@ struct PlistGrammar: ~Copyable {
     }
 
     /// ``deliver(_:)`` to a dictionary, the document's root, or an array that is full.
-    @inline(never)
-    @section(".text.hot.activitycodec")
+    @inline(__always)
     private mutating func deliverElsewhere(_ value: __owned PropertyListValue) throws(PropertyListError) {
         let top = self.top
         switch frames[top].kind {
