@@ -16,7 +16,7 @@ package enum StrictBase64 {
 
     static let padSymbol: UInt8 = 0xFE
     static let whitespace: UInt8 = 0xFD
-    static let invalid: UInt8 = 0xFF
+    private static let invalid: UInt8 = 0xFF
 
     /// Each byte's 6-bit value, or one of the markers above.
     static let sextet: [UInt8] = {

@@ -45,12 +45,14 @@ public struct XMLPropertyListReader: BytesReader, Sendable {
         }
         let inputBytes = bytes.byteCount
         return try XMLInput.withUTF8(bytes.span) { (utf8) throws(PropertyListError) -> PropertyListValue in
-            // Apple's prolog passes checkProlog whatever follows it ("libxml2", Apple's prolog).
-            if XMLInput.rootAfterAppleProlog(utf8) == nil { try XMLInput.checkProlog(utf8) }
+            // Apple's prolog passes checkProlog whatever follows it, and libxml2
+            // starts after it (Specs/xml-plist.md, "libxml2", Apple's prolog).
+            let root = XMLInput.rootAfterAppleProlog(utf8)
+            if root == nil { try XMLInput.checkProlog(utf8) }
             try XMLInput.checkMarkup(utf8)
             try XMLInput.checkLineEndings(utf8)
             do throws(PropertyListError) {
-                return try parse(utf8, inputBytes: inputBytes, restoringMarks: false).value
+                return try parse(utf8, root: root, inputBytes: inputBytes, restoringMarks: false).value
             } catch where error.code == .malformedXML {
                 // Apple's writer puts control characters raw into strings, which XML
                 // forbids and CoreFoundation reads as themselves ("Control characters
@@ -58,7 +60,8 @@ public struct XMLPropertyListReader: BytesReader, Sendable {
                 // refused the document, so no other document pays for it).
                 // malformedXML stands unless every mark placed came back in a string or key.
                 guard let marked = XMLInput.markingControls(utf8),
-                      let read = try? parse(marked.bytes.span, inputBytes: inputBytes, restoringMarks: true),
+                      let read = try? parse(marked.bytes.span, root: XMLInput.rootAfterAppleProlog(marked.bytes.span),
+                                            inputBytes: inputBytes, restoringMarks: true),
                       read.restoredMarks == marked.count else { throw error }
                 return read.value
             }
@@ -68,11 +71,12 @@ public struct XMLPropertyListReader: BytesReader, Sendable {
     /// Parses checked UTF-8 with libxml2 against the plist grammar; with
     /// `restoringMarks`, each string and key has its marks turned back into
     /// controls as it is built, and `restoredMarks` counts them ("Control
-    /// characters in strings").
-    private func parse(_ utf8: Span<UInt8>, inputBytes: Int,
+    /// characters in strings"). `root` is where the root stands after Apple's
+    /// prolog, if `utf8` opens with it (``XMLInput/rootAfterAppleProlog(_:)``).
+    private func parse(_ utf8: Span<UInt8>, root: (offset: Int, line: Int, column: Int)?, inputBytes: Int,
                        restoringMarks: Bool) throws(PropertyListError) -> (value: PropertyListValue, restoredMarks: Int) {
         let parser = XMLSAXParser(grammar: PlistGrammar(limits: limits, inputBytes: inputBytes, restoringMarks: restoringMarks))
-        guard parser.parse(utf8, streamed: streamsEveryDocument) else {
+        guard parser.parse(utf8, root: root, streamed: streamsEveryDocument) else {
             throw PropertyListError(.malformedXML, "libxml2 could not start parsing", at: .lineColumn(line: 1, column: 1))
         }
         if let failure = parser.failure { throw failure }

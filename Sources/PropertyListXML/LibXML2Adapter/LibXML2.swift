@@ -42,15 +42,16 @@ final class XMLSAXParser {
     }
 
     /// Parses `utf8` (already checked and transcoded by ``XMLInput``, with no
-    /// NUL byte); returns false if libxml2 could not start. With `streamed`,
-    /// libxml2 reads even a small document a window at a time.
-    func parse(_ utf8: Span<UInt8>, streamed: Bool = false) -> Bool {
+    /// NUL byte); returns false if libxml2 could not start. `root` is where
+    /// the root stands after Apple's prolog, when `utf8` opens with it
+    /// (``XMLInput/rootAfterAppleProlog(_:)``): libxml2 starts there. With
+    /// `streamed`, libxml2 reads even a small document a window at a time.
+    func parse(_ utf8: Span<UInt8>, root: (offset: Int, line: Int, column: Int)?, streamed: Bool) -> Bool {
         unsafe utf8.withUnsafeBufferPointer { bytes in
             bytes.withMemoryRebound(to: CChar.self) { chars in
-                // libxml2 pulls the bytes from this buffer as it parses (a
-                // window at a time), after Apple's prolog when the document
-                // opens with it (Specs/xml-plist.md, "libxml2", Apple's prolog).
-                let root = XMLInput.rootAfterAppleProlog(utf8)
+                // libxml2 reads the bytes from this buffer (a small document
+                // at once, a larger one a window at a time), after Apple's
+                // prolog when the document opens with it (Specs/xml-plist.md, "libxml2").
                 let parser = withUnsafePointer(to: Self.events) { events in
                     activitycodec_xml_parser_create(events, UnsafeMutableRawPointer(session), chars.baseAddress, chars.count,
                                                     root?.offset ?? 0, Int32(root?.line ?? 1), Int32(root?.column ?? 1),
